@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Every test of the project, on a fresh machine too: sets up .venv (and the Colab-like .venv-colab),
+# then lint, unit + differential tests, docstring examples and the notebooks (nbval).
+# Set MPTEACH_SKIP_COLAB=1 to skip the Colab-like environment.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PYTHONHASHSEED=0 TF_CPP_MIN_LOG_LEVEL=2 MPLBACKEND=Agg
+bash scripts/setup.sh
+
+echo "== lint (ruff)"
+.venv/bin/ruff check .
+.venv/bin/ruff format --check .
+
+echo "== tests, docstring examples and notebooks (Python $(.venv/bin/python -c 'import sys; print(sys.version.split()[0])'))"
+.venv/bin/python -m pytest -n 2 --dist loadscope -p no:cacheprovider \
+  --doctest-modules mpteach tests \
+  --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg notebooks
+
+if [ "${MPTEACH_SKIP_COLAB:-0}" != 1 ]; then
+  echo "== Colab-like environment"
+  bash scripts/colab_env.sh
+  .venv-colab/bin/python -m pytest -n 2 --dist loadscope -p no:cacheprovider -m "not slow" \
+    --doctest-modules mpteach tests \
+    --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg notebooks/en
+fi
