@@ -4,8 +4,13 @@
 # notebook's setup cell installs it. Installing mpteach must not replace any of them (checked).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-PY=${COLAB_PYTHON:-$(command -v python3.12 || ls -d "$HOME"/.pyenv/versions/3.12*/bin/python3.12 2>/dev/null | tail -n 1)}
-[ -n "$PY" ] || { echo "colab_env: no Python 3.12 found (set COLAB_PYTHON)"; exit 1; }
+PY=${COLAB_PYTHON:-}
+if [ -z "$PY" ]; then  # pyenv's shim answers `command -v` even when 3.12 is not active: try each
+  for c in "$HOME"/.pyenv/versions/3.1[23]*/bin/python3.1[23] python3.12 python3.13; do
+    if "$c" -c 'import sys; assert sys.version_info >= (3, 12)' 2>/dev/null; then PY=$c; break; fi
+  done
+fi
+[ -n "$PY" ] || { echo "colab_env: no Python 3.12+ found (set COLAB_PYTHON)"; exit 1; }
 VENV=.venv-colab
 stamp="$VENV/.mpteach-setup"
 want=$(cat pyproject.toml scripts/colab_env.sh | sha256sum | cut -d' ' -f1)

@@ -1,0 +1,55 @@
+"""Self-checks for the exercises: tell the learner what is wrong, not just ``False``.
+
+Each chapter has a module here (``mpteach.checks.ch01`` ...) whose functions take the learner's
+answer and return a :class:`Feedback`. Its text comes from the message catalogue, so it speaks
+the notebook's language. An answer still left as ``...`` gets a reminder, not a verdict.
+
+>>> from mpteach.checks import Feedback
+>>> Feedback(True, "65504 is float16's largest finite value.")
+✅ 65504 is float16's largest finite value.
+>>> Feedback(False, "Try again.").passed
+False
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+
+from mpteach.i18n import t
+
+
+@dataclass(frozen=True)
+class Feedback:
+    """The result of a self-check: whether it passed and a message for the learner."""
+
+    passed: bool
+    message: str
+
+    def __bool__(self) -> bool:
+        return self.passed
+
+    def __repr__(self) -> str:
+        return f"{'✅' if self.passed else '❌'} {self.message}"
+
+    def _repr_html_(self) -> str:
+        colour = "#1a7f37" if self.passed else "#b35900"
+        mark = "✅" if self.passed else "❌"
+        return f'<div style="color:{colour}">{mark} {html.escape(self.message)}</div>'
+
+
+def passed(key: str, **values: object) -> Feedback:
+    """A passing :class:`Feedback` with the catalogue message ``key``."""
+    return Feedback(True, t(key, **values))
+
+
+def failed(key: str, **values: object) -> Feedback:
+    """A failing :class:`Feedback` with the catalogue message ``key``."""
+    return Feedback(False, t(key, **values))
+
+
+def unanswered(answer: object) -> Feedback | None:
+    """A reminder if ``answer`` is still ``...`` (the placeholder the exercises start with)."""
+    if answer is Ellipsis:
+        return failed("checks.unanswered")
+    return None
