@@ -44,6 +44,7 @@ _SUBMODULES = {
     "hardware",
     "bench",
     "checks",
+    "course",
     "policy",
     "autocast",
     "loss_scale",

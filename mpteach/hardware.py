@@ -1,0 +1,347 @@
+"""What hardware is this, and which dtype policy pays off on it?
+
+Mixed precision is fast only where the hardware has fast 16-bit matrix units:
+
+* NVIDIA GPUs: Tensor Cores from compute capability 7.0 (V100, T4, ...) run float16;
+  from 8.0 (A100, L4, H100, ...) they also run bfloat16 and TF32 (float32 inputs, rounded
+  to a 10-bit mantissa inside the matrix unit, on by default in TensorFlow).
+* TPUs compute in bfloat16 natively.
+* x86 CPUs: AMX-BF16 and AVX512-BF16 speed up bfloat16; AVX512-FP16 and AMX-FP16 speed up
+  float16 matrix products (but see :func:`policy_advice` about TensorFlow's fused float16 kernel).
+
+:func:`detect` reads this from the operating system (``/proc/cpuinfo``, ``nvidia-smi``) without
+importing TensorFlow; it asks TensorFlow only when it is already imported or when told to.
+
+>>> cpu = HardwareInfo("Intel(R) Xeon(R) Processor", frozenset({"avx512_bf16", "amx_bf16"}))
+>>> cpu.has_amx_bf16, cpu.device
+(True, 'cpu')
+>>> best_policy(cpu), is_fast("bfloat16", cpu), is_fast("float16", cpu)
+('mixed_bfloat16', True, False)
+>>> t4 = HardwareInfo(gpus=(GPUInfo("Tesla T4", (7, 5)),))
+>>> best_policy(t4), t4.gpus[0].has_tensor_cores, t4.gpus[0].has_tf32
+('mixed_float16', True, False)
+>>> verdict(t4, lang="en").startswith("Tesla T4: use mixed_float16")
+True
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from typing import Any
+
+from mpteach.i18n import t
+
+CPUINFO_PATH = "/proc/cpuinfo"
+TPU_DEVICE_PATH = "/dev/accel0"  # TPU VMs (Colab's TPU runtime) expose their chips here
+TPU_ENV_VARS = ("COLAB_TPU_ADDR", "TPU_NAME", "TPU_ACCELERATOR_TYPE")
+
+# CPU flags (as /proc/cpuinfo spells them) that decide 16-bit speed, with their usual names.
+FEATURES = {
+    "amx_bf16": "AMX-BF16",
+    "amx_fp16": "AMX-FP16",
+    "avx512_bf16": "AVX512-BF16",
+    "avx512_fp16": "AVX512-FP16",
+}
+DTYPES = ("float16", "bfloat16")
+
+
+@dataclass(frozen=True)
+class GPUInfo:
+    """One GPU: its name and CUDA compute capability ``(major, minor)``, ``None`` if unknown.
+
+    >>> GPUInfo("NVIDIA A100-SXM4-40GB", (8, 0)).has_tf32
+    True
+    >>> GPUInfo("Tesla P100-PCIE-16GB", (6, 0)).has_tensor_cores
+    False
+    """
+
+    name: str
+    compute_capability: tuple[int, int] | None = None
+
+    @property
+    def has_tensor_cores(self) -> bool:
+        """Tensor Cores for float16 (compute capability 7.0 and later)."""
+        return self.compute_capability is not None and self.compute_capability >= (7, 0)
+
+    @property
+    def has_tf32(self) -> bool:
+        """TF32 and bfloat16 Tensor Cores (compute capability 8.0, Ampere, and later)."""
+        return self.compute_capability is not None and self.compute_capability >= (8, 0)
+
+    @property
+    def label(self) -> str:
+        cc = self.compute_capability
+        return self.name if cc is None else f"{self.name} (compute capability {cc[0]}.{cc[1]})"
+
+
+@dataclass(frozen=True)
+class HardwareInfo:
+    """The CPU, GPUs and TPU of this machine, as far as mixed precision cares.
+
+    ``device`` is where TensorFlow runs a model by default: a TPU if there is one (Colab's TPU
+    runtime), else the first GPU, else the CPU.
+    """
+
+    cpu_model: str = "unknown CPU"
+    cpu_flags: frozenset[str] = field(default_factory=frozenset)
+    cpu_count: int = 1
+    gpus: tuple[GPUInfo, ...] = ()
+    tpu: bool = False
+
+    @property
+    def has_amx_bf16(self) -> bool:
+        return "amx_bf16" in self.cpu_flags
+
+    @property
+    def has_avx512_bf16(self) -> bool:
+        return "avx512_bf16" in self.cpu_flags
+
+    @property
+    def has_avx512_fp16(self) -> bool:
+        return "avx512_fp16" in self.cpu_flags
+
+    @property
+    def has_amx_fp16(self) -> bool:
+        return "amx_fp16" in self.cpu_flags
+
+    @property
+    def cpu_features(self) -> tuple[str, ...]:
+        """The 16-bit features this CPU has, by their usual names (``'AMX-BF16'``, ...)."""
+        return tuple(name for flag, name in FEATURES.items() if flag in self.cpu_flags)
+
+    @property
+    def virtual(self) -> bool:
+        """Running in a virtual machine (the CPU reports a hypervisor)."""
+        return "hypervisor" in self.cpu_flags
+
+    @property
+    def device(self) -> str:
+        return "tpu" if self.tpu else "gpu" if self.gpus else "cpu"
+
+    @property
+    def cpu_label(self) -> str:
+        """E.g. ``'Intel(R) Xeon(R) Processor (2 vCPU, AMX-BF16, AVX512-BF16)'``."""
+        cores = f"{self.cpu_count} {'vCPU' if self.virtual else 'cores'}"
+        return f"{self.cpu_model} ({', '.join((cores, *self.cpu_features))})"
+
+    @property
+    def label(self) -> str:
+        """The name of the device that runs the model, for titles and result files."""
+        if self.tpu:
+            return "TPU"
+        return self.gpus[0].label if self.gpus else self.cpu_label
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready summary (the provenance of benchmark results)."""
+        return {
+            "device": self.device,
+            "label": self.label,
+            "cpu_model": self.cpu_model,
+            "cpu_count": self.cpu_count,
+            "cpu_features": list(self.cpu_features),
+            "virtual_machine": self.virtual,
+            "gpus": [
+                {"name": g.name, "compute_capability": list(g.compute_capability or ()) or None}
+                for g in self.gpus
+            ],
+            "tpu": self.tpu,
+        }
+
+
+def parse_cpuinfo(text: str) -> tuple[str, frozenset[str]]:
+    """``(model name, flags)`` of the first processor in ``/proc/cpuinfo`` text.
+
+    >>> parse_cpuinfo("model name\\t: Intel(R) Xeon(R)\\nflags\\t\\t: fpu avx512_bf16 amx_bf16\\n")
+    ('Intel(R) Xeon(R)', frozenset({'amx_bf16', 'avx512_bf16', 'fpu'}))
+    """
+    model, flags = "", frozenset()
+    for line in text.splitlines():
+        key, _, value = line.partition(":")
+        key = key.strip().lower()
+        if key in ("model name", "hardware", "cpu model") and not model:
+            model = value.strip()
+        elif key in ("flags", "features") and not flags:  # x86 says flags, Arm says Features
+            flags = frozenset(value.split())
+    return model or platform.processor() or platform.machine() or "unknown CPU", flags
+
+
+def parse_nvidia_smi(text: str) -> tuple[GPUInfo, ...]:
+    """GPUs from ``nvidia-smi --query-gpu=name,compute_cap --format=csv,noheader`` output.
+
+    >>> parse_nvidia_smi("Tesla T4, 7.5\\nNVIDIA A100-SXM4-40GB, 8.0\\n")
+    (GPUInfo(name='Tesla T4', compute_capability=(7, 5)), GPUInfo(name='NVIDIA A100-SXM4-40GB', compute_capability=(8, 0)))
+    """
+    gpus = []
+    for line in text.strip().splitlines():
+        name, _, cc = (part.strip() for part in line.rpartition(","))
+        if not name:  # an old driver that does not know compute_cap prints only the name
+            name, cc = cc, ""
+        gpus.append(GPUInfo(name, _parse_compute_capability(cc)))
+    return tuple(gpus)
+
+
+def _parse_compute_capability(value: Any) -> tuple[int, int] | None:
+    if isinstance(value, tuple | list) and len(value) == 2:
+        return int(value[0]), int(value[1])
+    major, dot, minor = str(value).strip().partition(".")
+    return (int(major), int(minor)) if dot and major.isdigit() and minor.isdigit() else None
+
+
+def _read_cpuinfo() -> str:
+    try:
+        with open(CPUINFO_PATH, encoding="utf-8", errors="replace") as f:
+            return f.read()
+    except OSError:  # not Linux
+        return ""
+
+
+def _run_nvidia_smi() -> str:
+    if shutil.which("nvidia-smi") is None:
+        return ""
+    query = ["nvidia-smi", "--query-gpu=name,compute_cap", "--format=csv,noheader"]
+    for command in (query, ["nvidia-smi", "--query-gpu=name", "--format=csv,noheader"]):
+        try:
+            done = subprocess.run(command, capture_output=True, text=True, timeout=10)
+        except (OSError, subprocess.SubprocessError):
+            return ""
+        if done.returncode == 0:
+            return done.stdout
+    return ""
+
+
+def _tpu_from_environment() -> bool:
+    return any(os.environ.get(name) for name in TPU_ENV_VARS) or os.path.exists(TPU_DEVICE_PATH)
+
+
+def _ask_tensorflow() -> tuple[tuple[GPUInfo, ...], bool] | None:
+    """GPUs and TPU as TensorFlow sees them; ``None`` if TensorFlow cannot be imported."""
+    try:
+        import tensorflow as tf
+    except ImportError:
+        return None
+    gpus = []
+    for device in tf.config.list_physical_devices("GPU"):
+        details = tf.config.experimental.get_device_details(device)
+        cc = _parse_compute_capability(details.get("compute_capability"))
+        gpus.append(GPUInfo(details.get("device_name", device.name), cc))
+    return tuple(gpus), bool(tf.config.list_physical_devices("TPU"))
+
+
+def detect(tensorflow: bool | None = None) -> HardwareInfo:
+    """Detect this machine's CPU, GPUs and TPU.
+
+    GPUs come from TensorFlow when ``tensorflow`` is true, or when it is ``None`` (the default)
+    and TensorFlow is already imported: that is what a model will really run on. Otherwise they
+    come from ``nvidia-smi``, which costs no TensorFlow import.
+    """
+    model, flags = parse_cpuinfo(_read_cpuinfo())
+    gpus, tpu = parse_nvidia_smi(_run_nvidia_smi()), _tpu_from_environment()
+    if tensorflow or (tensorflow is None and "tensorflow" in sys.modules):
+        seen = _ask_tensorflow()
+        if seen is not None:
+            gpus, tpu = seen[0], tpu or seen[1]
+    return HardwareInfo(model, flags, os.cpu_count() or 1, gpus, tpu)
+
+
+def _check_dtype(dtype: str) -> str:
+    name = dtype.removeprefix("mixed_")
+    if name not in DTYPES:
+        choices = ", ".join(repr(d) for d in (*DTYPES, *(f"mixed_{d}" for d in DTYPES)))
+        raise ValueError(f"dtype={dtype!r} is not a 16-bit compute dtype; choose one of {choices}.")
+    return name
+
+
+def is_fast(dtype: str, info: HardwareInfo | None = None) -> bool:
+    """Whether ``dtype`` compute (``'float16'``/``'bfloat16'``, or a ``mixed_`` policy name)
+    is faster than float32 on the device that runs the model.
+
+    For float16 on a CPU this is about the raw matrix units; TensorFlow's fused float16
+    kernel can still make whole models slow there (see :func:`policy_advice`).
+
+    >>> is_fast("mixed_bfloat16", HardwareInfo(tpu=True))
+    True
+    >>> is_fast("float8", HardwareInfo())
+    Traceback (most recent call last):
+    ...
+    ValueError: dtype='float8' is not a 16-bit compute dtype; choose one of 'float16', 'bfloat16', 'mixed_float16', 'mixed_bfloat16'.
+    """
+    dtype = _check_dtype(dtype)
+    info = info or detect()
+    if info.device == "tpu":
+        return dtype == "bfloat16"
+    if info.device == "gpu":
+        gpu = info.gpus[0]
+        return gpu.has_tensor_cores if dtype == "float16" else gpu.has_tf32
+    if dtype == "bfloat16":
+        return info.has_amx_bf16 or info.has_avx512_bf16
+    return info.has_avx512_fp16 or info.has_amx_fp16
+
+
+def float16_fusion_risk(info: HardwareInfo | None = None) -> bool:
+    """True where float16 runs on a CPU: there TensorFlow's graph optimizer (Grappler's
+    remapper) fuses MatMul+BiasAdd into a float16 kernel that can be hundreds of times slower
+    than float32. :mod:`mpteach.bench` measures it and explains the work-arounds."""
+    return (info or detect()).device == "cpu"
+
+
+def best_policy(info: HardwareInfo | None = None) -> str:
+    """The dtype policy that pays off here: ``'mixed_float16'``, ``'mixed_bfloat16'`` or ``'float32'``."""
+    info = info or detect()
+    if info.device == "gpu":
+        return "mixed_float16" if info.gpus[0].has_tensor_cores else "float32"
+    return "mixed_bfloat16" if is_fast("bfloat16", info) else "float32"
+
+
+def verdict(info: HardwareInfo | None = None, lang: str | None = None) -> str:
+    """One line: which policy to use on this hardware, and why (in the course's language)."""
+    info = info or detect()
+    if info.device == "tpu":
+        return t("speed.verdict_tpu", lang)
+    if info.device == "gpu":
+        gpu = info.gpus[0]
+        if gpu.compute_capability is None:
+            return t("speed.verdict_gpu_unknown", lang, device=gpu.name)
+        key = (
+            "speed.verdict_gpu_tf32"
+            if gpu.has_tf32
+            else "speed.verdict_gpu_tensor_cores"
+            if gpu.has_tensor_cores
+            else "speed.verdict_gpu_old"
+        )
+        return t(key, lang, device=gpu.name, cc="{}.{}".format(*gpu.compute_capability))
+    if is_fast("bfloat16", info):
+        features = ", ".join(f for f in info.cpu_features if "BF16" in f)
+        return t("speed.verdict_cpu_bfloat16", lang, device=info.cpu_model, features=features)
+    return t("speed.verdict_cpu_plain", lang, device=info.cpu_model)
+
+
+def policy_advice(policy: str, info: HardwareInfo | None = None, lang: str | None = None) -> str | None:
+    """A warning when ``policy`` will be slow on this hardware, else ``None``.
+
+    >>> print(policy_advice("mixed_bfloat16", HardwareInfo("Old CPU"), lang="en"))
+    mixed_bfloat16 on Old CPU: no fast bfloat16 math here (no AMX-BF16 or AVX512-BF16), so expect it to be slower than float32.
+    >>> policy_advice("float32", HardwareInfo()) is None
+    True
+    """
+    name = policy.removeprefix("mixed_")
+    if name not in DTYPES:
+        return None  # float32/float64 are never "slow mixed precision"
+    info = info or detect()
+    if name == "float16":
+        if info.device == "tpu":
+            return t("speed.advice_float16_tpu", lang)
+        if info.device == "cpu":
+            return t("speed.advice_float16_cpu", lang)
+        if not info.gpus[0].has_tensor_cores:
+            return t("speed.advice_float16_gpu_old", lang, device=info.gpus[0].label)
+        return None
+    if is_fast("bfloat16", info):
+        return None
+    if info.device == "gpu":
+        return t("speed.advice_bfloat16_gpu", lang, device=info.gpus[0].label)
+    return t("speed.advice_bfloat16_cpu", lang, device=info.cpu_model)
