@@ -14,12 +14,12 @@ echo "== lint (ruff)"
 echo "== tests, docstring examples and notebooks (Python $(.venv/bin/python -c 'import sys; print(sys.version.split()[0])'))"
 .venv/bin/python -m pytest -n 2 --dist loadscope -p no:cacheprovider \
   --doctest-modules mpteach tests \
-  --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg notebooks
+  --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg notebooks
 
 if [ "${MPTEACH_SKIP_COLAB:-0}" != 1 ]; then
   echo "== Colab-like environment"
   bash scripts/colab_env.sh
   .venv-colab/bin/python -m pytest -n 2 --dist loadscope -p no:cacheprovider -m "not slow" \
     --doctest-modules mpteach tests \
-    --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg notebooks/en
+    --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg notebooks/en
 fi
