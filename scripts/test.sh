@@ -19,7 +19,8 @@ echo "== tests, docstring examples and notebooks (Python $(.venv/bin/python -c '
 if [ "${MPTEACH_SKIP_COLAB:-0}" != 1 ]; then
   echo "== Colab-like environment"
   bash scripts/colab_env.sh
-  .venv-colab/bin/python -m pytest -n 2 --dist loadscope -p no:cacheprovider -m "not slow" \
+  # the checkout, not the copy installed by colab_env.sh, is what is tested (kernels too)
+  PYTHONPATH="$PWD" .venv-colab/bin/python -m pytest -n 2 --dist loadscope -p no:cacheprovider -m "not slow" \
     --doctest-modules mpteach tests \
     --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg notebooks/en
 fi
