@@ -53,3 +53,16 @@ def unanswered(answer: object) -> Feedback | None:
     if answer is Ellipsis:
         return failed("checks.unanswered")
     return None
+
+
+def __getattr__(name: str) -> object:
+    """Chapter modules load on first use, so ``mp.checks.ch02.check(...)`` needs no import."""
+    if name.startswith("ch") and name[2:].isdigit():
+        import importlib
+
+        try:
+            return importlib.import_module(f"{__name__}.{name}")
+        except ModuleNotFoundError as error:
+            if error.name != f"{__name__}.{name}":
+                raise
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
