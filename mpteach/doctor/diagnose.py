@@ -1,0 +1,521 @@
+"""How the doctor runs layers and reads what happened: shared by ``check_layer`` and ``check_model``.
+
+Everything runs eagerly (no ``tf.function``), so Grappler never fuses float16 MatMul+BiasAdd
+into its slow CPU kernel, and no TensorFlow setting has to be changed. The global Keras policy
+is changed only inside :func:`keras_policy`, which restores it.
+
+>>> error_kind(ValueError("cannot compute AddV2 as input #1(zero-based) was expected to be a half tensor but is a float tensor"))
+'mismatch'
+>>> error_kind(ValueError("RFFT requires tf.float32 or tf.float64 inputs"))
+'unsupported'
+>>> short_message(ValueError("Exception encountered when calling L.call().\\n\\n\\x1b[1mboom [Op:Mul] name: \\x1b[0m\\n\\nArguments received by L.call():"))
+'ValueError: boom [Op:Mul]'
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import linecache
+import os
+import re
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import keras
+import numpy as np
+import tensorflow as tf
+
+from mpteach.doctor import source
+from mpteach.doctor.report import Finding, Phrase
+
+MIXED_POLICIES = ("mixed_float16", "mixed_bfloat16")
+HALF_DTYPES = ("float16", "bfloat16")
+VANISHED_SHARE = 0.5  # a gradient "vanishes" when at least half of its non-zero entries become 0
+
+_MISMATCH = re.compile(
+    r"expected to be a \w+ tensor but is a \w+ tensor|does not match type|"
+    r"Tensor conversion requested dtype|must have the same dtype|must be the same type|"
+    r"is \w+, but expects? \w+|Incompatible type conversion requested"
+)
+_UNSUPPORTED = re.compile(
+    r"Could not find device for node|No OpKernel was registered|not in the list of allowed values|"
+    r"requires tf\.float(?:32|64)|is not supported for (?:half|float16|bfloat16)"
+)
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+_LIBRARY_DIRS = tuple(
+    os.path.dirname(module.__file__) + os.sep for module in (keras, tf) if module.__file__
+)
+Path = Callable[[Any], str]  # maps a layer or a variable to the path shown in the report
+
+
+@contextmanager
+def keras_policy(name: str) -> Iterator[None]:
+    """Set Keras's global dtype policy for the block, then put the previous one back."""
+    previous = keras.config.dtype_policy()
+    keras.config.set_dtype_policy(name)
+    try:
+        yield
+    finally:
+        keras.config.set_dtype_policy(previous)
+
+
+def is_float(value: Any) -> bool:
+    return isinstance(value, tf.Tensor | tf.Variable) and value.dtype.is_floating
+
+
+def float_leaves(structure: Any) -> list[tf.Tensor]:
+    """The floating tensors in a nested structure (outputs, arguments)."""
+    return [x for x in tf.nest.flatten(structure) if is_float(x)]
+
+
+def to_tensors(structure: Any) -> Any:
+    """NumPy arrays -> tensors (keeping their dtype); Python numbers stay numbers, as in Keras."""
+
+    def convert(x: Any) -> Any:
+        return tf.convert_to_tensor(x) if isinstance(x, np.ndarray | np.generic) else x
+
+    return tf.nest.map_structure(convert, structure)
+
+
+def compute_dtypes(model: keras.layers.Layer) -> set[str]:
+    """The compute dtypes of a layer and all its sublayers."""
+    return {layer.compute_dtype for layer in model._flatten_layers() if _has_policy(layer)}
+
+
+def _has_policy(layer: keras.layers.Layer) -> bool:
+    return not isinstance(layer, keras.layers.InputLayer)
+
+
+_AUTO_NAME = re.compile(r"variable(_\d+)?$")
+
+
+def variable_path(
+    variable: keras.Variable, root: keras.layers.Layer, layer_path: Callable[[Any], str]
+) -> str:
+    """``"<layer path>/<name>"`` for a variable of ``root`` or of one of its sublayers. A variable
+    made by ``add_weight`` without a name is called ``variable_7`` by Keras; the attribute that
+    holds it (``kernel``) says more."""
+    for layer in root._flatten_layers():
+        for attribute, value in vars(layer).items():
+            if value is variable:
+                name = attribute if _AUTO_NAME.match(variable.name) else variable.name
+                return f"{layer_path(layer)}/{name}"
+    return variable.path
+
+
+# --- errors -------------------------------------------------------------------------------------
+
+
+def short_message(error: BaseException) -> str:
+    """The error's own first line, without Keras's "Exception encountered when calling" frame."""
+    text = _ANSI.sub("", str(error)).split("Arguments received by")[0]
+    lines = [
+        line.strip()
+        for line in text.splitlines()
+        if line.strip() and not line.startswith("Exception encountered when calling")
+    ]
+    message = re.sub(r"\s*name:\s*$", "", lines[0]) if lines else ""
+    message = re.sub(r"[,:]?\s*(got:?)?\s*tf\.Tensor\($", "", message)  # a cut-off repr
+    message = f"{type(error).__name__}: {message}"
+    return message if len(message) <= 200 else message[:197] + "..."
+
+
+def error_kind(error: BaseException) -> str:
+    """``'mismatch'`` (two dtypes met), ``'unsupported'`` (no 16-bit kernel) or ``'other'``."""
+    text = str(error)
+    if _MISMATCH.search(text):
+        return "mismatch"
+    if _UNSUPPORTED.search(text):
+        return "unsupported"
+    return "other"
+
+
+def failing_frame(error: BaseException) -> tuple[keras.layers.Layer | None, str]:
+    """The innermost method of a learner's layer in the traceback, and ``"Class.method, line N: code"``."""
+    layer, where = None, ""
+    tb = error.__traceback__
+    while tb is not None:
+        frame, filename = tb.tb_frame, tb.tb_frame.f_code.co_filename
+        owner = frame.f_locals.get("self")
+        if (
+            isinstance(owner, keras.layers.Layer)
+            and source.own_classes(type(owner))
+            and not filename.startswith(_LIBRARY_DIRS)
+        ):
+            code = linecache.getline(filename, tb.tb_lineno).strip()
+            layer = owner
+            where = f"{type(owner).__name__}.{frame.f_code.co_name}, line {tb.tb_lineno}: {code}"
+        tb = tb.tb_next
+    return layer, where
+
+
+def _autocast_off_attributes(layer: keras.layers.Layer) -> dict[str, keras.Variable]:
+    return {
+        name: value
+        for name, value in vars(layer).items()
+        if isinstance(value, keras.Variable) and not value._autocast and "float" in str(value.dtype)
+    }
+
+
+def autocast_culprits(layer: keras.layers.Layer, works: Callable[[], bool]) -> list[str]:
+    """The ``autocast=False`` variables of ``layer`` that cause a problem: with autocasting
+    switched on for them (for one try, then switched off again) ``works()`` is true."""
+    suspects = _autocast_off_attributes(layer)
+    if not suspects:
+        return []
+    for variable in suspects.values():
+        variable._autocast = True
+    try:
+        fixed = works()
+    except Exception:
+        fixed = False
+    finally:
+        for variable in suspects.values():
+            variable._autocast = False
+    return list(suspects) if fixed else []
+
+
+def _succeeds(call: Callable[[], Any]) -> Callable[[], bool]:
+    def works() -> bool:
+        call()
+        return True
+
+    return works
+
+
+def error_finding(
+    error: BaseException,
+    *,
+    layer: keras.layers.Layer,
+    path: Path,
+    policy: str,
+    rerun: Callable[[], Any],
+) -> Finding:
+    """Turn an exception raised under a mixed ``policy`` into the finding that explains it.
+
+    ``layer`` is the layer that was called; the learner's layer found innermost in the
+    traceback, if any, is blamed instead. ``rerun`` repeats the call (for the autocast test).
+    """
+    culprit, where = failing_frame(error)
+    culprit = culprit or layer
+    compute = culprit.compute_dtype
+    where_lines = (where,) if where else ()
+    kind = error_kind(error)
+    values = {"compute": compute, "error": short_message(error)}
+    if kind == "mismatch":
+        attributes = autocast_culprits(culprit, _succeeds(rerun))
+        if attributes:
+            values["attribute"] = attributes[0]
+            values["variables"] = ", ".join(attributes)
+            return Finding("autocast-off-variable", path(culprit), (policy,), values, where_lines)
+        creations = source.tensor_creations(type(culprit))
+        if creations:
+            lines = tuple(creations) + tuple(w for w in where_lines if w not in creations)
+            return Finding("uncast-tensor-creation", path(culprit), (policy,), values, lines)
+        return Finding("dtype-mismatch", path(culprit), (policy,), values, where_lines)
+    code = "unsupported-half-op" if kind == "unsupported" else "call-fails"
+    return Finding(code, path(culprit), (policy,), values, where_lines)
+
+
+# --- what a layer is made of --------------------------------------------------------------------
+
+
+def variable_findings(layer: keras.layers.Layer, path: Path, policy: str) -> list[Finding]:
+    """``float16-variable`` for every trainable variable stored in a 16-bit float type."""
+    return [
+        Finding("float16-variable", path(v), (policy,), {"dtype": str(v.dtype)})
+        for v in layer.trainable_weights
+        if str(v.dtype) in HALF_DTYPES
+    ]
+
+
+def cast_findings(layer: keras.layers.Layer, path: Path) -> list[Finding]:
+    """``manual-cast`` once per learner's layer class that casts an autocast variable by hand."""
+    findings, seen = [], set()
+    for sublayer in layer._flatten_layers():
+        cls = type(sublayer)
+        if cls in seen or not source.own_classes(cls):
+            continue
+        seen.add(cls)
+        autocast = {
+            name
+            for name, value in vars(sublayer).items()
+            if isinstance(value, keras.Variable) and value._autocast
+        }
+        lines, names = source.weight_casts(cls, autocast)
+        if lines:
+            values = {"variables": ", ".join(f"self.{n}" for n in names)}
+            findings.append(Finding("manual-cast", path(sublayer), (), values, tuple(lines)))
+    return findings
+
+
+def _wide_dtypes(outputs: Any) -> list[str]:
+    """The dtypes wider than 16 bits among the floating outputs."""
+    return sorted({x.dtype.name for x in float_leaves(outputs) if x.dtype.size > 2})
+
+
+def output_findings(
+    layer: keras.layers.Layer,
+    outputs: Any,
+    path: Path,
+    policy: str,
+    rerun: Callable[[], Any],
+    seen: Sequence[tuple] = (),
+) -> list[Finding]:
+    """Findings for a 16-bit layer that returns float32 (or wider) tensors, by cause:
+
+    * ``autocast-off-variable``: with autocasting switched on for its ``autocast=False``
+      variables the outputs are 16-bit (keras.ops promote float16 * float32 to float32);
+    * ``uncast-tensor-creation``: the source makes tensors without a dtype (again promoted);
+    * ``float32-output`` otherwise.
+
+    All three are warnings here: nothing fails, the layer silently computes in float32.
+    An output that comes straight from a sublayer given a float32 policy (a float32 softmax
+    head, the end of a model) is float32 on purpose; ``seen`` (from :func:`recording`) tells.
+    """
+    compute = layer.compute_dtype
+    on_purpose = {
+        id(leaf)
+        for sublayer, _, _, out in seen
+        if sublayer.compute_dtype not in HALF_DTYPES
+        for leaf in float_leaves(out)
+    }
+    wide = _wide_dtypes([x for x in float_leaves(outputs) if id(x) not in on_purpose])
+    if compute not in HALF_DTYPES or not wide:
+        return []
+    values = {"dtype": "/".join(wide), "compute": compute}
+    attributes = autocast_culprits(layer, lambda: not _wide_dtypes(rerun()))
+    if attributes:
+        values |= {"attribute": attributes[0], "variables": ", ".join(attributes)}
+        code, lines = "autocast-off-variable", ()
+    else:
+        lines = tuple(source.tensor_creations(type(layer)))
+        code = "uncast-tensor-creation" if lines else "float32-output"
+    return [Finding(code, path(layer), (policy,), values, lines, severity="warning")]
+
+
+@contextmanager
+def recording(model: keras.layers.Layer) -> Iterator[list[tuple]]:
+    """Record ``(layer, args, kwargs, outputs)`` of every sublayer of ``model`` called inside
+    the block (innermost first).
+
+    Each layer's ``call`` is shadowed by an instance attribute for the duration of the block,
+    then the attribute is removed, so the class's own ``call`` is back.
+    """
+    seen: list[tuple] = []
+    patched = []
+    for layer in model._flatten_layers(include_self=False):
+        if isinstance(layer, keras.layers.InputLayer) or "call" in vars(layer):
+            continue
+
+        @functools.wraps(layer.call)
+        def recorded(
+            *args: Any, _call: Any = layer.call, _layer: Any = layer, **kwargs: Any
+        ) -> Any:
+            outputs = _call(*args, **kwargs)
+            seen.append((_layer, args, kwargs, outputs))
+            return outputs
+
+        object.__setattr__(layer, "call", recorded)
+        patched.append(layer)
+    try:
+        yield seen
+    finally:
+        for layer in patched:
+            vars(layer).pop("call", None)
+
+
+# --- numbers: forward and backward --------------------------------------------------------------
+
+
+@dataclass
+class Probe:
+    """Outputs and gradients of one forward and backward pass, as float32 NumPy arrays."""
+
+    outputs: list[np.ndarray]
+    grads: list[tuple[str, np.ndarray | None]]  # (name, gradient) per variable and input
+    deterministic: bool = True  # the same on a second run (no dropout, no noise)
+
+
+def _projection(index: int, shape: tf.TensorShape) -> tf.Tensor:
+    """A fixed random direction to differentiate along (a plain sum hides structure, e.g.
+    normalised outputs sum to a constant)."""
+    values = np.random.default_rng(index).standard_normal(shape.as_list()).astype("float32")
+    return tf.constant(values)
+
+
+def probe_loss(outputs: Any) -> tf.Tensor:
+    """A float32 scalar that depends on every floating output."""
+    total = tf.constant(0.0)
+    for i, y in enumerate(float_leaves(outputs)):
+        total += tf.reduce_sum(tf.cast(y, tf.float32) * _projection(i, y.shape))
+    return total
+
+
+def run_probe(
+    forward: Callable[[], Any],
+    variables: list[keras.Variable],
+    inputs: list[tuple[str, tf.Tensor]],
+    path: Path,
+    loss: Callable[[Any], tf.Tensor] = probe_loss,
+) -> Probe:
+    """Run ``forward()`` under a tape and differentiate ``loss(outputs)`` with respect to the
+    ``variables`` and the named float ``inputs``."""
+    with tf.GradientTape() as tape:
+        for _, tensor in inputs:
+            tape.watch(tensor)
+        outputs = forward()
+        value = loss(outputs)
+    targets = list(variables) + [tensor for _, tensor in inputs]
+    names = [path(v) for v in variables] + [name for name, _ in inputs]
+    grads = tape.gradient(value, targets)
+    arrays = [
+        None if g is None else tf.cast(tf.convert_to_tensor(g), tf.float32).numpy() for g in grads
+    ]
+    out = [tf.cast(y, tf.float32).numpy() for y in float_leaves(outputs)]
+    return Probe(out, list(zip(names, arrays, strict=True)))
+
+
+def _finite(x: np.ndarray | None) -> bool:
+    return x is None or bool(np.isfinite(x).all())
+
+
+def same(a: Probe, b: Probe) -> bool:
+    """Whether two probes agree exactly (a layer with randomness, like dropout, does not)."""
+    arrays = [(x, y) for x, y in zip(a.outputs, b.outputs, strict=False)]
+    arrays += [(x, y) for (_, x), (_, y) in zip(a.grads, b.grads, strict=False)]
+    return all(x is None and y is None or np.array_equal(x, y) for x, y in arrays)
+
+
+def numeric_findings(
+    path: str,
+    policy: str,
+    compute: str,
+    reference: Probe | None,
+    probe: Probe,
+    compare_zeros: bool = True,
+) -> list[Finding]:
+    """Compare a 16-bit ``probe`` with the float32 ``reference`` (``None``: no reference, so
+    report what is non-finite in the probe alone).
+
+    Only what float32 gets right counts: outputs or gradients that are finite (or non-zero)
+    in float32 and not in 16 bits. Zeros are compared only when ``compare_zeros`` (a layer
+    with randomness puts its zeros elsewhere on every call).
+    """
+    values = {"compute": compute}
+    ref_outputs = reference.outputs if reference else [None] * len(probe.outputs)
+    if any(_finite(r) and not _finite(p) for r, p in zip(ref_outputs, probe.outputs, strict=False)):
+        return [Finding("non-finite-output", path, (policy,), values)]
+    ref_grads = reference.grads if reference else [(n, None) for n, _ in probe.grads]
+    if len(ref_grads) != len(probe.grads):
+        return []
+    pairs = [(name, r, p) for (_, r), (name, p) in zip(ref_grads, probe.grads, strict=True)]
+    broken = [name for name, r, p in pairs if _finite(r) and not _finite(p)]
+    if broken:
+        values["variables"] = ", ".join(broken)
+        return [Finding("non-finite-gradient", path, (policy,), values)]
+    if reference is None or not compare_zeros:
+        return []
+    vanished, lost, total = [], 0, 0
+    for name, r, p in pairs:
+        if r is None or p is None or r.shape != p.shape:
+            continue
+        nonzero = r != 0
+        zeroed = int(np.count_nonzero(p[nonzero] == 0))
+        if nonzero.any() and zeroed >= VANISHED_SHARE * np.count_nonzero(nonzero):
+            vanished.append(name)
+            lost, total = lost + zeroed, total + int(np.count_nonzero(nonzero))
+    if vanished:
+        values |= {"variables": ", ".join(vanished), "percent": f"{100 * lost / total:.0f}%"}
+        return [Finding("vanishing-gradient", path, (policy,), values)]
+    return []
+
+
+def tensor_core_findings(layer: keras.layers.Layer, path: Path) -> list[Finding]:
+    """``tensor-core-size`` for each matrix-multiplying weight with a dimension not a multiple of 8.
+
+    The dimensions that enter a matrix product: both of a 2-D kernel (Dense, LSTM), the input
+    and output channels (the last two) of a convolution kernel, the width of an embedding.
+    EinsumDense kernels (inside MultiHeadAttention) are left out: which of their dimensions
+    form the matrix product depends on the einsum equation.
+    """
+    einsum = tuple(
+        (sub.path or sub.name) + "/"
+        for sub in layer._flatten_layers()
+        if isinstance(sub, keras.layers.EinsumDense)
+    )
+    findings = []
+    for v in layer.trainable_weights:
+        if v.path.startswith(einsum):  # the matrix dimensions depend on the equation
+            continue
+        shape = tuple(v.shape)
+        name = v.path.rsplit("/", 1)[-1]
+        if "kernel" in name and len(shape) >= 2:
+            dims = shape[-2:]
+        elif name == "embeddings" and len(shape) == 2:
+            dims = shape[-1:]
+        else:
+            continue
+        odd = [d for d in dims if d % 8]
+        if odd:
+            values = {
+                "shape": "×".join(map(str, shape)),
+                "dims": ", ".join(map(str, odd)),
+            }
+            findings.append(Finding("tensor-core-size", path(v), (), values))
+    return findings
+
+
+def keras2_effect(
+    layer: keras.layers.Layer, args: tuple, kwargs: dict
+) -> tuple[list[str], Phrase | None]:
+    """Run the layer as Keras 2 would: only the first argument cast to the compute dtype.
+
+    Returns the names of the floating arguments Keras 2 would leave uncast and what happens
+    then (``None``: nothing changes). Keras 3 casts every floating argument; this switches that
+    off for one call (``_convert_input_args``) and casts the first argument by hand.
+    """
+    names = argument_names(layer, args, kwargs)
+    later = [name for (name, value) in names[1:] if float_leaves(value)]
+    if not args or not later or not hasattr(layer, "_convert_input_args"):
+        return [], None
+    compute = layer.compute_dtype
+
+    def cast(x: Any) -> Any:
+        return tf.cast(x, compute) if is_float(x) else x
+
+    first = tf.nest.map_structure(cast, args[0])
+    saved = layer._convert_input_args
+    layer._convert_input_args = False
+    try:
+        outputs = layer(first, *args[1:], **kwargs)
+    except Exception as error:
+        return (
+            (later, Phrase("doctor.effect.error"))
+            if error_kind(error) == "mismatch"
+            else ([], None)
+        )
+    finally:
+        layer._convert_input_args = saved
+    if any(x.dtype.name != compute for x in float_leaves(outputs)):
+        return later, Phrase("doctor.effect.float32")
+    return later, None
+
+
+def argument_names(layer: keras.layers.Layer, args: tuple, kwargs: dict) -> list[tuple[str, Any]]:
+    """``(name, value)`` for the positional and keyword arguments of ``layer.call``."""
+    try:
+        parameters = list(inspect.signature(layer.call).parameters.values())
+    except (TypeError, ValueError):
+        parameters = []
+    positional = [
+        p.name for p in parameters if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+    ]
+    named = [
+        (positional[i] if i < len(positional) else f"args[{i}]", value)
+        for i, value in enumerate(args)
+    ]
+    return named + list(kwargs.items())

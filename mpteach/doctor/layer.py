@@ -1,0 +1,251 @@
+"""``check_layer``: run a layer under float32 and the mixed policies, and compare.
+
+For each policy a fresh layer is made (a layer keeps the policy it was created with), called on
+the same inputs and differentiated along a fixed random direction. The float32 run is the
+reference: its weights are copied into the 16-bit layers, so that any difference in the numbers
+comes from the dtype alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import keras
+import tensorflow as tf
+
+from mpteach.doctor.diagnose import (
+    MIXED_POLICIES,
+    Path,
+    Probe,
+    argument_names,
+    cast_findings,
+    error_finding,
+    float_leaves,
+    keras2_effect,
+    keras_policy,
+    numeric_findings,
+    output_findings,
+    recording,
+    run_probe,
+    same,
+    short_message,
+    to_tensors,
+    variable_findings,
+    variable_path,
+)
+from mpteach.doctor.report import Finding, Report, check_language
+
+
+def check_layer(
+    layer_factory: Callable[[], keras.layers.Layer],
+    inputs: Any,
+    *,
+    call_kwargs: dict[str, Any] | None = None,
+    policies: Iterable[str] = MIXED_POLICIES,
+    lang: str | None = None,
+) -> Report:
+    """Check a Keras 3 layer for mixed-precision mistakes.
+
+    ``layer_factory`` makes a new layer: the class itself, or a function such as
+    ``lambda: MyLayer(8)``. ``inputs`` is what the layer is called on (NumPy arrays or tensors;
+    a ``tuple`` is passed as several positional arguments, anything else as the first one);
+    ``call_kwargs`` are keyword arguments for the call (``{"training": True}``). Each of
+    ``policies`` (``"mixed_float16"``, ``"mixed_bfloat16"``) is compared with float32.
+    The global policy is left as it was.
+
+    >>> import numpy as np
+    >>> from mpteach.doctor import gallery
+    >>> x = np.ones((2, 4), "float32")
+    >>> check_layer(gallery.SimpleDense, x).ok
+    True
+    >>> report = check_layer(gallery.AddRandom, x)
+    >>> report.codes, report[0].policies
+    (('uncast-tensor-creation',), ('mixed_float16', 'mixed_bfloat16'))
+    >>> print(report[0].snippet.splitlines()[0])
+    noise = tf.random.normal(tf.shape(inputs), dtype=inputs.dtype)
+    """
+    make = _factory(layer_factory)
+    args = _arguments(inputs)
+    kwargs = to_tensors(_keyword_arguments(call_kwargs))
+    policies = _policies(policies)
+    check_language(lang)
+    with keras_policy("float32"):
+        reference = _make(make)
+        ref_path = _namer(reference, reference)
+        ref_probe = _reference_probe(reference, args, kwargs, ref_path)
+    findings = cast_findings(reference, ref_path)
+    for policy in policies:
+        with keras_policy(policy):
+            findings += _check_under(policy, _make(make), reference, ref_probe, args, kwargs)
+    return Report(type(reference).__name__, findings, ("float32", *policies), lang)
+
+
+def _check_under(
+    policy: str,
+    layer: keras.layers.Layer,
+    reference: keras.layers.Layer,
+    ref_probe: Probe,
+    args: tuple,
+    kwargs: dict,
+) -> list[Finding]:
+    path = _namer(layer, reference)
+
+    def call() -> Any:
+        return layer(*args, **kwargs)
+
+    with recording(layer) as seen:
+        try:
+            outputs = call()  # builds the layer
+        except Exception as error:
+            return [error_finding(error, layer=layer, path=path, policy=policy, rerun=call)]
+    findings = variable_findings(layer, path, policy)
+    findings += output_findings(layer, outputs, path, policy, call, seen)
+    _copy_weights(reference, layer)
+    try:
+        probe = run_probe(call, layer.trainable_weights, _float_inputs(layer, args, kwargs), path)
+    except Exception as error:  # e.g. an operation with no 16-bit gradient kernel
+        return [*findings, error_finding(error, layer=layer, path=path, policy=policy, rerun=call)]
+    compute = layer.compute_dtype
+    findings += numeric_findings(
+        path(layer), policy, compute, ref_probe, probe, compare_zeros=ref_probe.deterministic
+    )
+    uncast, effect = keras2_effect(layer, args, kwargs)
+    if effect is not None:
+        values = {"arguments": ", ".join(uncast), "effect": effect}
+        findings.append(Finding("keras2-uncast-argument", path(layer), (policy,), values))
+    return findings
+
+
+def _reference_probe(layer: keras.layers.Layer, args: tuple, kwargs: dict, path: Path) -> Probe:
+    def call() -> Any:
+        return layer(*args, **kwargs)
+
+    try:
+        call()
+        inputs = _float_inputs(layer, args, kwargs)
+        probe = run_probe(call, layer.trainable_weights, inputs, path)
+        probe.deterministic = same(probe, run_probe(call, layer.trainable_weights, inputs, path))
+        return probe
+    except Exception as error:
+        raise ValueError(
+            f"{type(layer).__name__} cannot be called on `inputs` under the float32 policy, so "
+            f"there is nothing to compare the mixed policies with: {short_message(error)}. "
+            "`inputs` is passed as the first argument of call (a tuple as several arguments), "
+            "`call_kwargs` as keyword arguments."
+        ) from error
+
+
+def _float_inputs(layer: keras.layers.Layer, args: tuple, kwargs: dict) -> list[tuple[str, Any]]:
+    """Named floating input tensors, to differentiate with respect to."""
+    named = []
+    for name, value in argument_names(layer, args, kwargs):
+        leaves = float_leaves(value)
+        if len(leaves) == 1 and leaves[0] is value:
+            named.append((name, value))
+        else:
+            named += [(f"{name}[{i}]", leaf) for i, leaf in enumerate(leaves)]
+    return named
+
+
+def _copy_weights(source: keras.layers.Layer, target: keras.layers.Layer) -> None:
+    """Give ``target`` the reference's weights (when both have the same variables)."""
+    pairs = list(zip(source.weights, target.weights, strict=False))
+    if len(source.weights) != len(target.weights) or any(
+        tuple(a.shape) != tuple(b.shape) for a, b in pairs
+    ):
+        return
+    for a, b in pairs:
+        b.assign(tf.cast(a.value, b.dtype))
+
+
+def _namer(layer: keras.layers.Layer, reference: keras.layers.Layer) -> Path:
+    """Report paths that do not depend on Keras's automatic names (``dense_7``): the checked
+    layer is called by its class name, and its sublayers by the reference's names, matched by
+    position (the same code makes the same sublayers in the same order)."""
+    root = type(reference).__name__
+
+    def relative(path: str, top: keras.layers.Layer) -> str:
+        top_path = top.path or top.name
+        if path == top_path:
+            return root
+        if path.startswith(top_path + "/"):
+            return root + path[len(top_path) :]
+        return f"{root}/{path}"
+
+    def layer_path(obj: keras.layers.Layer) -> str:
+        mine, theirs = layer._flatten_layers(), reference._flatten_layers()
+        for a, b in zip(mine, theirs, strict=False):
+            if a is obj and len(mine) == len(theirs):
+                return relative(b.path or b.name, reference)
+        return relative(obj.path or obj.name, layer)
+
+    def path(obj: Any) -> str:
+        if isinstance(obj, keras.layers.Layer):
+            return layer_path(obj)
+        found = variable_path(obj, layer, layer_path)
+        return found if found != obj.path else relative(obj.path, layer)
+
+    return path
+
+
+def _factory(layer_factory: Any) -> Callable[[], keras.layers.Layer]:
+    if isinstance(layer_factory, keras.layers.Layer):
+        raise TypeError(
+            f"layer_factory must make a new layer, but got the layer {layer_factory.name!r} "
+            "itself: a layer keeps the policy it was created with, and each policy needs its own. "
+            f"Pass the class ({type(layer_factory).__name__}) or a function such as "
+            f"`lambda: {type(layer_factory).__name__}(...)`."
+        )
+    if not callable(layer_factory):
+        raise TypeError(
+            "layer_factory must be a callable that returns a keras.layers.Layer (a Layer class, "
+            f"or a function such as `lambda: MyLayer(8)`); got {type(layer_factory).__name__}."
+        )
+    return layer_factory
+
+
+def _make(make: Callable[[], Any]) -> keras.layers.Layer:
+    try:
+        layer = make()
+    except Exception as error:
+        raise ValueError(f"layer_factory() raised {short_message(error)}") from error
+    if not isinstance(layer, keras.layers.Layer):
+        raise TypeError(
+            f"layer_factory() must return a keras.layers.Layer; it returned {type(layer).__name__}."
+        )
+    return layer
+
+
+def _arguments(inputs: Any) -> tuple:
+    if inputs is None:
+        raise ValueError(
+            "inputs is required: the tensors or NumPy arrays to call the layer on "
+            "(a tuple for several positional arguments)."
+        )
+    args = inputs if isinstance(inputs, tuple) else (inputs,)
+    converted = to_tensors(args)
+    if not any(isinstance(x, tf.Tensor) for x in tf.nest.flatten(converted)):
+        raise TypeError(
+            f"inputs must contain at least one tensor or NumPy array; got {type(inputs).__name__}."
+        )
+    return tuple(converted)
+
+
+def _keyword_arguments(call_kwargs: Any) -> dict[str, Any]:
+    if call_kwargs is None:
+        return {}
+    if not isinstance(call_kwargs, dict) or not all(isinstance(k, str) for k in call_kwargs):
+        raise TypeError(
+            "call_kwargs must be a dict of keyword arguments for call, such as "
+            f"{{'training': True}}; got {type(call_kwargs).__name__}."
+        )
+    return dict(call_kwargs)
+
+
+def _policies(policies: Iterable[str] | str) -> tuple[str, ...]:
+    chosen = (policies,) if isinstance(policies, str) else tuple(policies)
+    if not chosen or any(p not in MIXED_POLICIES for p in chosen):
+        choices = ", ".join(repr(p) for p in MIXED_POLICIES)
+        raise ValueError(f"policies={policies!r}: choose one or more of {choices}.")
+    return tuple(dict.fromkeys(chosen))

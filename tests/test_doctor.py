@@ -1,0 +1,596 @@
+"""mpteach.doctor: each broken gallery layer gets exactly its finding, correct ones and Keras's
+own layers get none, models are checked layer by layer, bad input gets a clear error, and the
+checks leave Keras and TensorFlow as they found them."""
+
+from __future__ import annotations
+
+import string
+from contextlib import contextmanager
+
+import keras
+import numpy as np
+import pytest
+import tensorflow as tf
+
+import mpteach
+from mpteach import hardware, i18n
+from mpteach.doctor import CODES, Finding, Report, check_layer, check_model, gallery, source
+from mpteach.doctor.report import SNIPPETS, merge
+
+pytestmark = pytest.mark.keras
+
+T4 = hardware.HardwareInfo("Intel Xeon", frozenset(), 4, (hardware.GPUInfo("Tesla T4", (7, 5)),))
+A100 = hardware.HardwareInfo("AMD EPYC", frozenset(), 8, (hardware.GPUInfo("A100", (8, 0)),))
+AMX_CPU = hardware.HardwareInfo(
+    "Xeon Sapphire Rapids", frozenset({"amx_bf16", "avx512_bf16", "avx512_fp16"}), 2
+)
+OLD_CPU = hardware.HardwareInfo("Old CPU", frozenset({"avx2"}), 2)
+
+
+def _x(rows: int = 4, cols: int = 8, scale: float = 1.0, seed: int = 0) -> np.ndarray:
+    return (np.random.default_rng(seed).standard_normal((rows, cols)) * scale).astype("float32")
+
+
+@contextmanager
+def _policy(name: str):
+    """Build models under a policy, then go back to float32 (conftest restores it anyway)."""
+    keras.config.set_dtype_policy(name)
+    try:
+        yield
+    finally:
+        keras.config.set_dtype_policy("float32")
+
+
+# --- check_layer: the gallery ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", sorted(gallery.EXAMPLES))
+def test_each_gallery_layer_gets_exactly_its_findings(name):
+    example = gallery.EXAMPLES[name]
+    report = check_layer(example.layer, example.inputs())
+    assert report.codes == example.expected, str(report)
+    severities = {f.severity for f in report}
+    assert report.ok == (severities <= {"info"})
+
+
+@pytest.mark.parametrize("name", sorted(gallery.BUILTINS))
+def test_no_findings_on_keras_builtin_layers(name):
+    make, inputs, call_kwargs = gallery.BUILTINS[name]
+    report = check_layer(make, inputs(), call_kwargs=call_kwargs)
+    assert report.ok and report.codes == (), str(report)
+
+
+def test_every_layer_finding_code_has_a_gallery_example():
+    model_codes = {
+        "no-loss-scaling",
+        "half-softmax",
+        "half-output",
+        "half-loss",
+        "cpu-float16",
+        "slow-float16",
+        "slow-bfloat16",
+        "tensor-core-size",
+    }
+    shown = {code for example in gallery.EXAMPLES.values() for code in example.expected}
+    assert shown == set(CODES) - model_codes
+
+
+def test_range_problems_are_float16_only_and_dtype_problems_hit_both_policies():
+    softmax = check_layer(gallery.NaiveSoftmax, gallery.EXAMPLES["NaiveSoftmax"].inputs())
+    assert softmax[0].policies == ("mixed_float16",)  # bfloat16 has float32's range
+    rbf = check_layer(gallery.GaussianRBF, gallery.EXAMPLES["GaussianRBF"].inputs())
+    assert rbf[0].policies == ("mixed_float16",)
+    assert "GaussianRBF/centers" in rbf[0].values["variables"]
+    assert rbf[0].values["percent"] == "100%"
+    noise = check_layer(gallery.AddRandom, _x())
+    assert noise[0].policies == ("mixed_float16", "mixed_bfloat16")
+    assert noise[0].values["compute"] == "float16/bfloat16"
+    only_bf16 = check_layer(gallery.AddRandom, _x(), policies="mixed_bfloat16")
+    assert only_bf16[0].policies == ("mixed_bfloat16",)
+    assert only_bf16.checked == ("float32", "mixed_bfloat16")
+
+
+def test_naive_softmax_is_fine_where_float16_does_not_overflow():
+    small_logits = _x(scale=2.0)  # exp(x) stays far below 65504
+    assert check_layer(gallery.NaiveSoftmax, small_logits).codes == ()
+
+
+def test_uncast_tensor_creation_points_at_the_line_and_is_an_error_only_when_it_crashes():
+    crash = check_layer(gallery.AddRandom, _x())[0]
+    assert crash.severity == "error"
+    assert any(
+        line.startswith("AddRandom.call, line ")
+        and line.endswith("noise = tf.random.normal(tf.shape(inputs))")
+        for line in crash.source
+    )
+    assert any(line.endswith("return inputs + noise") for line in crash.source)
+    silent = check_layer(gallery.KerasOpsNoise, _x())[0]  # keras.ops promote to float32
+    assert silent.code == "uncast-tensor-creation" and silent.severity == "warning"
+
+
+class MultiplyByFloat32(keras.layers.Layer):
+    """tf.multiply does not promote: the autocast=False variable crashes the call."""
+
+    def build(self, input_shape):
+        self.scale = self.add_weight(shape=(input_shape[-1],), initializer="ones", autocast=False)
+
+    def call(self, inputs):
+        return tf.multiply(inputs, self.scale)
+
+
+def test_autocast_off_variable_is_proved_by_switching_autocast_on():
+    crash = check_layer(MultiplyByFloat32, _x())
+    assert crash.codes == ("autocast-off-variable",)
+    assert crash[0].severity == "error" and crash[0].values["variables"] == "scale"
+    assert "self.scale" in crash[0].snippet
+    silent = check_layer(gallery.AutocastOffScale, _x())
+    assert silent[0].severity == "warning"
+    # RMSNorm keeps a float32 variable on purpose and casts back: nothing to report
+    assert check_layer(gallery.RMSNorm, _x()).codes == ()
+
+
+def test_manual_cast_names_the_variables_and_lines():
+    (finding,) = check_layer(gallery.ManualCastDense, _x())
+    assert finding.values["variables"] == "self.kernel, self.bias"
+    assert finding.policies == ()  # a fact about the source, under any policy
+    assert [line.split(": ", 1)[1] for line in finding.source] == [
+        "kernel = tf.cast(self.kernel, policy.compute_dtype)",
+        "bias = tf.cast(self.bias, policy.compute_dtype)",
+    ]
+
+
+def test_keras2_rule_reports_the_uncast_argument_and_what_would_happen():
+    (finding,) = check_layer(gallery.MyLayer, (_x(), _x(seed=1)))
+    assert finding.severity == "info" and finding.values["arguments"] == "b"
+    assert "would return float32 outputs" in finding.what("en")
+
+    class Mix(keras.layers.Layer):
+        def call(self, a, b):
+            return a * b
+
+    (crash,) = check_layer(Mix, (_x(), _x(seed=1)))
+    assert crash.code == "keras2-uncast-argument"
+    assert "would fail with a dtype error" in crash.what("en")
+    # a list in the first argument was cast whole by Keras 2 too
+    assert check_layer(keras.layers.Add, [_x(), _x(seed=1)]).codes == ()
+
+
+class Block(keras.layers.Layer):
+    """A learner's block whose inner layer stores float16 weights."""
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.inner = gallery.HalfWeights()
+        self.dense = keras.layers.Dense(8)
+
+    def call(self, inputs):
+        return self.dense(self.inner(inputs))
+
+
+def test_paths_are_stable_and_name_the_sublayer_and_attribute():
+    for _ in range(3):  # Keras's automatic names move on; the report's paths do not
+        keras.layers.Dense(1)
+        gallery.HalfWeights()
+    (finding,) = check_layer(gallery.HalfWeights, _x())
+    assert finding.path == "HalfWeights/kernel"
+    assert finding.values["dtype"] == "float16/bfloat16"
+    (nested,) = check_layer(Block, _x())
+    assert nested.code == "float16-variable"
+    assert nested.path.startswith("Block/half_weights") and nested.path.endswith("/kernel")
+
+
+class Float32Head(keras.layers.Layer):
+    """A block that ends in a float32 softmax on purpose."""
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.dense = keras.layers.Dense(8)
+        self.softmax = keras.layers.Activation("softmax", dtype="float32")
+
+    def call(self, inputs):
+        return self.softmax(self.dense(inputs))
+
+
+def test_a_float32_output_from_a_float32_sublayer_is_on_purpose():
+    assert check_layer(Float32Head, _x()).codes == ()
+    assert check_layer(gallery.classifier, _x(4, 32)).codes == ()  # a model is a layer too
+
+
+def test_random_layers_are_not_blamed_for_zeros_in_different_places():
+    report = check_layer(
+        lambda: keras.layers.Dropout(0.5), _x(16, 32), call_kwargs={"training": True}
+    )
+    assert report.codes == ()
+
+
+# --- check_layer: bad input and global state ----------------------------------------------------
+
+
+def test_check_layer_refuses_bad_input_with_clear_errors():
+    x = _x()
+    with pytest.raises(TypeError, match=r"layer_factory must make a new layer.*lambda: Dense"):
+        check_layer(keras.layers.Dense(3), x)
+    with pytest.raises(TypeError, match="layer_factory must be a callable"):
+        check_layer(42, x)
+    with pytest.raises(TypeError, match=r"layer_factory\(\) must return a keras.layers.Layer"):
+        check_layer(lambda: "dense", x)
+    with pytest.raises(ValueError, match=r"layer_factory\(\) raised TypeError"):
+        check_layer(lambda: keras.layers.Dense(), x)
+    with pytest.raises(ValueError, match="inputs is required"):
+        check_layer(gallery.SimpleDense, None)
+    with pytest.raises(TypeError, match="inputs must contain at least one tensor"):
+        check_layer(gallery.SimpleDense, "not a tensor")
+    with pytest.raises(ValueError, match=r"policies=\('float16',\).*'mixed_float16'"):
+        check_layer(gallery.SimpleDense, x, policies=("float16",))
+    with pytest.raises(ValueError, match=r"lang='fr'.*'en', 'zh', 'es', 'ko', 'ru'"):
+        check_layer(gallery.SimpleDense, x, lang="fr")
+    with pytest.raises(TypeError, match="call_kwargs must be a dict"):
+        check_layer(gallery.SimpleDense, x, call_kwargs=["training"])
+
+
+def test_a_layer_that_cannot_be_built_from_the_inputs_gets_a_short_chained_error():
+    previous = keras.config.dtype_policy()
+    with pytest.raises(ValueError, match=r"Conv2D cannot be called on `inputs`") as caught:
+        check_layer(lambda: keras.layers.Conv2D(8, 3), _x())
+    assert caught.value.__cause__ is not None  # the Keras error, chained for whoever wants it
+    assert "Traceback" not in str(caught.value) and len(str(caught.value)) < 600
+    assert keras.config.dtype_policy() is previous
+
+
+def test_check_layer_restores_the_global_policy_and_leaves_tensorflow_settings_alone():
+    options = tf.config.optimizer.get_experimental_options()
+    keras.config.set_dtype_policy("mixed_bfloat16")
+    check_layer(gallery.AddRandom, _x())
+    check_layer(gallery.AutocastOffScale, _x())
+    assert keras.config.dtype_policy().name == "mixed_bfloat16"
+    assert tf.config.optimizer.get_experimental_options() == options
+
+
+# --- check_model --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("policy", "softmax_dtype", "expected"),
+    [
+        ("mixed_float16", "float32", ()),
+        ("mixed_float16", "float16", ("half-softmax",)),
+        ("mixed_float16", None, ("half-output",)),
+        ("mixed_bfloat16", "float32", ()),
+        ("mixed_bfloat16", "float16", ("half-softmax",)),
+        ("float32", "float16", ()),
+    ],
+)
+def test_model_outputs_and_softmax_must_be_float32(policy, softmax_dtype, expected):
+    with _policy(policy):
+        model = gallery.classifier(softmax_dtype=softmax_dtype)
+    report = check_model(model, hardware=A100)
+    assert report.codes == expected, str(report)
+    for finding in report:
+        assert finding.path == ("probabilities" if softmax_dtype else "logits")
+
+
+def test_loss_scaling_is_required_for_float16_custom_loops_only():
+    with _policy("mixed_float16"):
+        model = gallery.classifier()
+    sgd = keras.optimizers.SGD
+    (finding,) = check_model(model, optimizer=sgd(), hardware=T4)
+    assert finding.code == "no-loss-scaling" and finding.values["optimizer"] == "SGD"
+    assert finding.severity == "error" and "scale_loss" in finding.snippet
+    wrapped = keras.optimizers.LossScaleOptimizer(sgd())
+    assert check_model(model, optimizer=wrapped, hardware=T4).ok
+    assert check_model(model, optimizer=mpteach.LossScaleOptimizer(sgd()), hardware=T4).ok
+    assert check_model(model, optimizer=sgd(loss_scale_factor=1024.0), hardware=T4).ok
+    assert check_model(model, hardware=T4).ok  # no optimizer known: nothing to say
+    model.compile(optimizer="sgd", loss="categorical_crossentropy")  # compile wraps it
+    assert check_model(model, hardware=T4).ok
+    model.compile(optimizer="sgd", loss="categorical_crossentropy", auto_scale_loss=False)
+    assert check_model(model, hardware=T4).codes == ("no-loss-scaling",)
+    with _policy("mixed_bfloat16"):
+        bf16 = gallery.classifier()
+    assert check_model(bf16, optimizer=sgd(), hardware=A100).ok  # bfloat16 needs no scaling
+
+
+def test_float16_on_a_cpu_warns_about_the_fused_kernel_unless_a_remedy_is_on():
+    with _policy("mixed_float16"):
+        model = gallery.classifier()
+    report = check_model(model, hardware=AMX_CPU)
+    assert report.codes == ("cpu-float16",)
+    assert "mixed_bfloat16" in report[0].fix("en")  # this CPU has fast bfloat16
+    assert "remapping" in report[0].snippet
+    old = check_model(model, hardware=OLD_CPU)
+    assert old.codes == ("cpu-float16", "slow-float16")
+    assert "mixed_bfloat16" not in old[0].fix("en")
+    assert old[1].values["best"] == "float32"
+    options = tf.config.optimizer.get_experimental_options()
+    try:
+        tf.config.optimizer.set_experimental_options({"remapping": False})
+        assert check_model(model, hardware=AMX_CPU).codes == ()
+    finally:
+        tf.config.optimizer.set_experimental_options({"remapping": options.get("remapping", True)})
+    model.compile(optimizer="adam", loss="mse", jit_compile=True)
+    assert check_model(model, hardware=AMX_CPU).codes == ()
+
+
+def test_bfloat16_without_fast_bfloat16_hardware():
+    with _policy("mixed_bfloat16"):
+        model = gallery.classifier()
+    assert check_model(model, hardware=AMX_CPU).codes == ()
+    assert check_model(model, hardware=A100).codes == ()
+    for hw in (OLD_CPU, T4):
+        (finding,) = check_model(model, hardware=hw)
+        assert finding.code == "slow-bfloat16" and finding.values["device"] == hw.label
+    assert check_model(model, hardware=T4)[0].values["best"] == "mixed_float16"
+
+
+def test_sizes_that_are_not_multiples_of_8_are_listed_by_path():
+    with _policy("mixed_float16"):
+        model = keras.Sequential(
+            [
+                keras.Input((20,)),
+                keras.layers.Dense(100, name="wide"),
+                keras.layers.Dense(16, name="narrow"),
+                keras.layers.Activation("softmax", dtype="float32"),
+            ],
+            name="net",
+        )
+    report = check_model(model, hardware=T4)
+    assert report.codes == ("tensor-core-size", "tensor-core-size")
+    assert [(f.path, f.values["dims"]) for f in report] == [
+        ("net/narrow/kernel", "100"),
+        ("net/wide/kernel", "20, 100"),
+    ]
+    assert report.ok  # a performance note, not a mistake
+    with _policy("float32"):
+        plain = keras.Sequential([keras.Input((20,)), keras.layers.Dense(100)])
+    assert check_model(plain, hardware=T4).codes == ()  # float32 does not use Tensor Cores
+    with _policy("mixed_float16"):
+        tokens = keras.Input((6,), dtype="int32")
+        x = keras.layers.Embedding(50, 12, name="embed")(tokens)
+        x = keras.layers.MultiHeadAttention(num_heads=3, key_dim=8, name="attention")(x, x)
+        x = keras.layers.Activation("linear", dtype="float32")(x)
+        attention = keras.Model(tokens, x)
+    report = check_model(attention, hardware=T4)
+    # the embedding width counts; the einsum kernels of attention (12×3×8) are not matrices
+    assert [(f.path, f.values["dims"]) for f in report] == [("embed/embeddings", "12")]
+
+
+def test_the_loss_of_a_custom_loop_must_be_float32():
+    with _policy("mixed_float16"):
+        model = gallery.classifier(softmax_dtype=None)
+    x, y = _x(8, 32), np.eye(16, dtype="float32")[np.arange(8)]
+
+    def mse(y_true, y_pred):
+        return tf.reduce_mean(tf.square(y_true - y_pred))
+
+    report = check_model(model, keras.optimizers.Adam(), (x, y), loss=mse, hardware=T4)
+    assert report.codes == ("no-loss-scaling", "half-loss", "half-output")
+    keras_mse = keras.losses.MeanSquaredError()  # computes in float32 by default
+    lso = keras.optimizers.LossScaleOptimizer(keras.optimizers.Adam())
+    assert check_model(model, lso, (x, y), loss=keras_mse, hardware=T4).codes == ("half-output",)
+    model.compile(optimizer="adam", loss=keras.losses.MeanSquaredError(dtype="float16"))
+    assert "half-loss" in check_model(model, sample_batch=(x, y), hardware=T4).codes
+
+
+class Net(keras.Model):
+    """A subclassed model around one gallery layer, with a float32 output."""
+
+    def __init__(self, block, **kwargs):
+        super().__init__(**kwargs)
+        self.block = block
+        self.head = keras.layers.Dense(16)
+        self.out = keras.layers.Activation("linear", dtype="float32")
+
+    def call(self, x):
+        return self.out(self.head(self.block(x)))
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "AddRandom",
+        "KerasOpsNoise",
+        "ManualCastDense",
+        "HalfWeights",
+        "AutocastOffScale",
+        "Float32Residual",
+        "ForgotCastBack",
+        "SpectrumNoCast",
+        "SimpleDense",
+        "RMSNorm",
+    ],
+)
+def test_check_model_finds_each_layers_mistake_by_its_path(name):
+    example = gallery.EXAMPLES[name]
+    with _policy("mixed_float16"):
+        model = Net(example.layer(name="block"), name="net")
+    report = check_model(model, sample_batch=example.inputs(), hardware=T4)
+    assert report.codes == example.expected, str(report)
+    assert all(f.path.startswith("net/block") for f in report)
+
+
+def test_inf_and_nan_are_checked_on_the_learners_own_batch():
+    with _policy("mixed_float16"):
+        model = Net(gallery.NaiveSoftmax(), name="net")
+    logits = gallery.EXAMPLES["NaiveSoftmax"].inputs()
+    assert check_model(model, sample_batch=logits, hardware=T4).codes == ("non-finite-output",)
+    assert check_model(model, sample_batch=_x(scale=2.0), hardware=T4).codes == ()
+    with _policy("mixed_float16"):
+        norm = keras.Sequential(
+            [
+                keras.Input((8,)),
+                keras.layers.Dense(8),
+                gallery.EuclideanNorm(),
+                keras.layers.Dense(8),
+                keras.layers.Activation("linear", dtype="float32"),
+            ],
+            name="norm",
+        )
+    tiny = _x(scale=1e-5)  # squares underflow in float16: the gradient of sqrt at 0 is inf
+    report = check_model(norm, sample_batch=tiny, hardware=T4)
+    assert report.codes == ("non-finite-gradient", "tensor-core-size")  # and a 1×8 kernel
+    assert "norm/dense" in report[0].values["variables"]
+
+
+@pytest.mark.parametrize("policy", ["mixed_float16", "mixed_bfloat16"])
+def test_no_false_positives_on_a_model_of_builtin_layers(policy):
+    with _policy(policy):
+        images = keras.Input((6, 6, 8))
+        x = keras.layers.Conv2D(8, 3, padding="same", activation="relu")(images)
+        x = keras.layers.BatchNormalization()(x)
+        x = keras.layers.Reshape((36, 8))(x)
+        x = keras.layers.LayerNormalization()(x)
+        x = x + keras.layers.MultiHeadAttention(num_heads=2, key_dim=8)(x, x)
+        x = keras.layers.LSTM(16)(x)
+        x = keras.layers.Dense(16)(x)
+        outputs = keras.layers.Activation("softmax", dtype="float32")(x)
+        model = keras.Model(images, outputs)
+    model.compile(optimizer="adam", loss="categorical_crossentropy")
+    batch = (np.random.default_rng(0).standard_normal((8, 6, 6, 8)), np.eye(16)[:8])
+    report = check_model(model, sample_batch=batch, hardware=A100)
+    assert report.codes == (), str(report)
+
+
+def test_check_model_refuses_bad_input_with_clear_errors():
+    with _policy("mixed_float16"):
+        model = gallery.classifier()
+    with pytest.raises(TypeError, match=r"model must be a keras.Model \(for a single layer"):
+        check_model(keras.layers.Dense(3))
+    with pytest.raises(TypeError, match="model must be a keras.Model"):
+        check_model("classifier")
+    with pytest.raises(ValueError, match="has no layers"):
+        check_model(keras.Sequential())
+    with pytest.raises(ValueError, match=r"has no inputs yet.*sample_batch"):
+        check_model(Net(keras.layers.Dense(8)))
+    with pytest.raises(ValueError, match=r"cannot be called on sample_batch") as caught:
+        check_model(model, sample_batch=_x(4, 7), hardware=T4)  # 7 features, 32 expected
+    assert caught.value.__cause__ is not None
+    with pytest.raises(ValueError, match=r"sample_batch must be x, \(x, y\)"):
+        check_model(model, sample_batch=(1, 2, 3, 4), hardware=T4)
+    with pytest.raises(TypeError, match="optimizer must be a Keras optimizer"):
+        check_model(model, optimizer="sgd", hardware=T4)
+    with pytest.raises(TypeError, match="hardware must be a mpteach.hardware.HardwareInfo"):
+        check_model(model, hardware="gpu")
+    with pytest.raises(TypeError, match="loss must be callable"):
+        check_model(model, loss="mse", hardware=T4)
+    with pytest.raises(ValueError, match=r"loss\(y, model\(x\)\) raised"):
+        check_model(model, sample_batch=(_x(2, 32), np.ones((2, 3))), loss=lambda y, p: y @ p)
+
+
+def test_check_model_leaves_the_model_as_it_found_it():
+    with _policy("mixed_float16"):
+        model = Net(gallery.AutocastOffScale(name="block"), name="net")
+    x = _x()
+    before = model(x).numpy()
+    check_model(model, sample_batch=x, hardware=T4)
+    assert not model.block.scale._autocast  # switched on for one try only
+    assert all("call" not in vars(layer) for layer in model._flatten_layers())
+    np.testing.assert_array_equal(model(x).numpy(), before)
+
+
+# --- the report ---------------------------------------------------------------------------------
+
+
+def _sample_values(code: str) -> dict[str, str]:
+    """A value for every placeholder that the code's messages and snippet use."""
+    names = set()
+    for part in ("what", "why", "fix"):
+        text = i18n.catalogue()[f"doctor.{code}.{part}"]["en"]
+        names |= {field for _, field, _, _ in string.Formatter().parse(text) if field}
+    names |= {field for _, field, _, _ in string.Formatter().parse(SNIPPETS[code]) if field}
+    return {name: f"<{name}>" for name in names}
+
+
+@pytest.mark.parametrize("code", sorted(CODES))
+def test_every_code_reads_in_every_language(code):
+    finding = Finding(code, "layer/path", ("mixed_float16",), _sample_values(code))
+    for lang in i18n.LANGUAGES:
+        for text in (finding.what(lang), finding.why(lang), finding.fix(lang)):
+            assert text and "{" not in text
+    assert finding.snippet.strip()
+
+
+def test_report_renders_as_text_and_html_in_the_chosen_language():
+    report = check_layer(gallery.AddRandom, _x())
+    text = str(report)
+    assert text.startswith("Mixed-precision check: AddRandom")
+    assert "[error] uncast-tensor-creation · AddRandom · mixed_float16, mixed_bfloat16" in text
+    assert "noise = tf.random.normal(tf.shape(inputs), dtype=inputs.dtype)" in text
+    html = report._repr_html_()
+    assert "<table>" in html and "uncast-tensor-creation" in html
+    assert "dtype=self.compute_dtype" in html and "<script" not in html
+    i18n.set_language("ko")  # a report without lang= follows the current language
+    assert "혼합 정밀도 점검" in str(report)
+    assert str(Report("AddRandom", report.findings, lang="ru")).startswith(
+        "Проверка смешанной точности"
+    )
+    assert "오류" in report._repr_html_()
+
+
+def test_an_ok_report_says_so():
+    report = check_layer(gallery.SimpleDense, _x(), lang="zh")
+    assert report.ok and len(report) == 0 and list(report) == []
+    assert "未发现混合精度问题" in str(report) and "未发现混合精度问题" in report._repr_html_()
+
+
+def test_html_escapes_what_it_shows():
+    finding = Finding(
+        "dtype-mismatch", "a<b>", ("mixed_float16",), {"error": "<x & y>", "compute": "float16"}
+    )
+    html = Report("L", [finding])._repr_html_()
+    assert "a&lt;b&gt;" in html and "&lt;x &amp; y&gt;" in html and "<x & y>" not in html
+
+
+def test_merge_joins_policies_and_short_values_and_keeps_sentences():
+    a = Finding("float16-variable", "L/w", ("mixed_float16",), {"dtype": "float16"})
+    b = Finding("float16-variable", "L/w", ("mixed_bfloat16",), {"dtype": "bfloat16"})
+    c = Finding("call-fails", "L", ("mixed_float16",), {"error": "one thing", "compute": "float16"})
+    d = Finding(
+        "call-fails", "L", ("mixed_bfloat16",), {"error": "another thing", "compute": "bfloat16"}
+    )
+    merged = merge([c, a, d, b])
+    assert [f.code for f in merged] == ["call-fails", "float16-variable"]  # sorted by path
+    assert merged[1].policies == ("mixed_float16", "mixed_bfloat16")
+    assert merged[1].values["dtype"] == "float16/bfloat16"
+    assert merged[0].values["error"] == "one thing"
+
+
+def test_findings_refuse_unknown_codes_and_severities():
+    with pytest.raises(ValueError, match="code='typo' is not a finding code"):
+        Finding("typo", "L")
+    with pytest.raises(ValueError, match="severity='fatal'"):
+        Finding("manual-cast", "L", severity="fatal")
+
+
+# --- reading the source -------------------------------------------------------------------------
+
+
+class Sources:
+    """Source patterns the scans must tell apart."""
+
+    def call(self, inputs):
+        a = tf.ones(tf.shape(inputs))
+        b = tf.zeros(tf.shape(inputs), dtype=inputs.dtype)
+        c = tf.fill(tf.shape(inputs), 0.5, name="half")
+        d = np.ones(3)
+        e = keras.ops.full((2,), 1.0, self.compute_dtype)
+        f = tf.cast(self.kernel, self.compute_dtype)
+        g = keras.ops.cast(self.moving_mean, "float32")
+        h = tf.cast(inputs, "float32")
+        return a, b, c, d, e, f, g, h
+
+
+def test_source_scans_find_creations_without_dtype_and_casts_of_autocast_variables():
+    created = [line.split(": ", 1)[1] for line in source.tensor_creations(Sources)]
+    assert created == [
+        "a = tf.ones(tf.shape(inputs))",
+        "c = tf.fill(tf.shape(inputs), 0.5, name='half')",
+    ]
+    lines, names = source.weight_casts(Sources, {"kernel"})  # moving_mean: autocast=False
+    assert names == ["kernel"] and len(lines) == 1
+
+
+def test_source_scans_find_nothing_where_there_is_no_source():
+    namespace: dict = {}
+    exec("class Hidden:\n    def call(self, x):\n        return tf.ones(3)\n", namespace)
+    assert source.tensor_creations(namespace["Hidden"]) == []
+    assert source.tensor_creations(keras.layers.Dense) == []  # Keras's own code is trusted
