@@ -41,6 +41,7 @@ _SUBMODULES = {
     "doctor",
     "widgets",
     "simulate",
+    "traces",
     "hardware",
     "bench",
     "checks",
