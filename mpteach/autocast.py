@@ -25,6 +25,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+import numpy as np
 import tensorflow as tf
 
 # The dtype that AutoCastVariables are read as in this thread, or None (no casting).
@@ -84,16 +85,18 @@ class AutoCastVariable(tf.Variable):
     >>> import tensorflow as tf
     >>> v = AutoCastVariable(tf.Variable(1.0))
     >>> with autocast_scope("float16"):
-    ...     _ = v.assign(v.true_dtype.min)  # assigns are never cast: no overflow to -inf
-    >>> v.numpy()
-    np.float32(-3.4028235e+38)
+    ...     _ = v.assign(70000.0)  # more than float16's largest number, 65504
+    ...     v.numpy()
+    np.float16(inf)
+    >>> v.numpy()  # the float32 storage kept it
+    np.float32(70000.0)
     """
 
     def __init__(self, variable: tf.Variable) -> None:
         if not isinstance(variable, tf.Variable) or isinstance(variable, AutoCastVariable):
             raise TypeError(
-                "variable must be a tf.Variable (not an AutoCastVariable); got "
-                f"variable={variable!r} of type {type(variable).__name__}."
+                "variable must be a tf.Variable (not an AutoCastVariable); got a "
+                f"{type(variable).__name__}."
             )
         if not variable.dtype.is_floating:
             raise ValueError(
@@ -134,6 +137,9 @@ class AutoCastVariable(tf.Variable):
     def numpy(self) -> Any:
         return self.read_value().numpy()
 
+    def __array__(self, dtype: Any = None, copy: Any = None) -> Any:
+        return np.asarray(self.numpy(), dtype=dtype)
+
     def _dense_var_to_tensor(self, dtype=None, name=None, as_ref=False):
         # tf.convert_to_tensor(v) and every op that takes v as an input come here.
         if as_ref:
@@ -160,6 +166,9 @@ class AutoCastVariable(tf.Variable):
         return self._update(self._variable.assign_sub, delta, use_locking, name, read_value)
 
     def _update(self, update, value, use_locking, name, read_value):
+        # Widen a value read inside a scope (float16) to the storage dtype; Python numbers are
+        # converted straight to it, so a float64 variable gets all 53 bits of 0.1.
+        value = tf.cast(tf.convert_to_tensor(value, dtype_hint=self.true_dtype), self.true_dtype)
         op = update(value, use_locking=use_locking, name=name, read_value=False)
         return self if read_value else op
 
@@ -203,6 +212,11 @@ class AutoCastVariable(tf.Variable):
     def _should_act_as_resource_variable(self) -> None:
         """Makes ``resource_variable_ops.is_resource_variable(v)`` true (tapes, optimizers)."""
 
+    def __tf_tracing_type__(self, context: Any) -> tf.types.experimental.TraceType:
+        # Passed to a tf.function, the argument stays this wrapper (the wrapped variable would
+        # not autocast).
+        return _TracedAs(self)
+
     def _gather_saveables_for_checkpoint(self):
         # A checkpoint of an AutoCastVariable is the checkpoint of the plain variable.
         return self._variable._gather_saveables_for_checkpoint()
@@ -215,6 +229,34 @@ class AutoCastVariable(tf.Variable):
         if tf.executing_eagerly():
             text += f", numpy={self.read_value().numpy()!r}"
         return text + ">"
+
+
+class _TracedAs(tf.types.experimental.TraceType):
+    """tf.function's view of an AutoCastVariable argument: that very object (one trace each)."""
+
+    def __init__(self, variable: AutoCastVariable) -> None:
+        self._variable = variable
+
+    def is_subtype_of(self, other: Any) -> bool:
+        return self == other
+
+    def most_specific_common_supertype(self, others: Any) -> Any:
+        return self if all(self == other for other in others) else None
+
+    def placeholder_value(self, placeholder_context: Any = None) -> AutoCastVariable:
+        return self._variable
+
+    def cast(self, value: Any, cast_context: Any) -> Any:
+        return value
+
+    def to_tensors(self, value: Any) -> list:
+        return []  # read inside the function body, which captures the variable
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _TracedAs) and other._variable is self._variable
+
+    def __hash__(self) -> int:
+        return id(self._variable)
 
 
 tf.register_tensor_conversion_function(AutoCastVariable, AutoCastVariable._dense_var_to_tensor)
