@@ -215,9 +215,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     sub = parser.add_subparsers(dest="command", required=True)
     p_status = sub.add_parser("status")
-    p_status.add_argument(
-        "langs", nargs="*", choices=[[], *TRANSLATIONS], default=list(TRANSLATIONS)
-    )
+    p_status.add_argument("langs", nargs="*", help=f"any of {TRANSLATIONS} (default: all)")
     p_sync = sub.add_parser("sync")
     p_sync.add_argument("--no-execute", action="store_true")
     p_sync.add_argument("langs", nargs="*", help=f"any of {TRANSLATIONS} (default: all)")
