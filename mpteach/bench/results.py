@@ -1,0 +1,261 @@
+"""Benchmark results as JSON: provenance, a schema check, and the results shipped with mpteach.
+
+A result is one run of :mod:`mpteach.bench` on one machine::
+
+    {"schema": "mpteach-bench/1",
+     "created": "2026-11-21T10:00:00+00:00",            # UTC, ISO 8601
+     "hardware": {"device": "cpu", "label": "...", ...},  # mpteach.hardware.HardwareInfo.to_dict()
+     "software": {"python": "3.11.7", "tensorflow": "2.21.0", "keras": "3.15.1", ...},
+     "settings": {"repeats": 10, ...},                     # everything that was chosen or worked around
+     "rows": [{"workload": "matmul", "size": 1024, "variant": "bfloat16", "xla": false,
+               "tf32": null, "remapping": true, "baseline": false,
+               "times_s": [...], "median_s": 0.0021, "speedup": 3.9}, ...]}
+
+Rows come in groups (same ``workload``, ``size`` and ``xla``), measured in one process and
+interleaved: ``times_s[i]`` of every row of a group comes from the same round ``i``. Each group
+has exactly one ``baseline`` row (float32), and ``speedup`` is the median over the rounds of
+``baseline time / row time``: a ratio within one round, where both saw the same machine, so a
+busy machine (another process, a slower clock) disturbs it far less than it disturbs the times.
+
+>>> rows = [{"workload": "matmul", "size": 64, "variant": v, "xla": False, "tf32": None,
+...          "remapping": True, "baseline": v == "float32", "times_s": [t], "median_s": t}
+...         for v, t in (("float32", 0.004), ("bfloat16", 0.001))]
+>>> doc = new_result(rows, settings={"repeats": 1})
+>>> [row["speedup"] for row in doc["rows"]]
+[1.0, 4.0]
+>>> check_result(doc) is doc
+True
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import math
+import platform
+import statistics
+import sys
+from collections.abc import Iterable
+from importlib import metadata, resources
+from pathlib import Path
+from typing import Any
+
+SCHEMA = "mpteach-bench/1"
+CLAIMS_SCHEMA = "mpteach-claims/1"
+WORKLOADS = ("matmul", "dense", "cnn")
+DEVICES = ("cpu", "gpu", "tpu")
+ROW_KEYS = {
+    "workload": str,
+    "size": int,
+    "variant": str,
+    "xla": bool,
+    "tf32": (bool, type(None)),
+    "remapping": bool,
+    "baseline": bool,
+    "times_s": list,
+    "median_s": float,
+    "speedup": float,
+}
+
+
+def _version(*distributions: str) -> str | None:
+    for name in distributions:
+        try:
+            return metadata.version(name)
+        except metadata.PackageNotFoundError:
+            continue
+    return None
+
+
+def software() -> dict[str, str | None]:
+    """Versions that matter for speed (read from the installed distributions, no imports)."""
+    return {
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "tensorflow": _version("tensorflow", "tensorflow-cpu", "tf-nightly"),
+        "keras": _version("keras"),
+        "numpy": _version("numpy"),
+        "mpteach": _version("mpteach") or sys.modules["mpteach"].__version__,
+    }
+
+
+def group_key(row: dict[str, Any]) -> tuple[str, int, bool]:
+    """Rows with the same key are compared with each other (against their baseline)."""
+    return row["workload"], row["size"], row["xla"]
+
+
+def speedup(baseline_times: list[float], times: list[float]) -> float:
+    """Median over the rounds of ``baseline time / time``.
+
+    >>> speedup([4.0, 8.0, 4.0], [1.0, 4.0, 2.0])
+    2.0
+    """
+    return float(statistics.median(b / t for b, t in zip(baseline_times, times, strict=True)))
+
+
+def add_speedups(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Set each row's ``median_s`` and its ``speedup`` against its group's baseline."""
+    baselines = {group_key(r): r["times_s"] for r in rows if r["baseline"]}
+    for row in rows:
+        row["median_s"] = float(statistics.median(row["times_s"]))
+        row["speedup"] = speedup(baselines[group_key(row)], row["times_s"])
+    return rows
+
+
+def new_result(
+    rows: list[dict[str, Any]], settings: dict[str, Any], hardware: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """A checked result document with provenance (``hardware`` defaults to this machine)."""
+    if hardware is None:
+        from mpteach.hardware import detect
+
+        hardware = detect().to_dict()
+    return check_result(
+        {
+            "schema": SCHEMA,
+            "created": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+            "hardware": hardware,
+            "software": software(),
+            "settings": settings,
+            "rows": add_speedups(rows),
+        }
+    )
+
+
+def _fail(where: str, problem: str) -> None:
+    raise ValueError(f"benchmark result: {where} {problem}")
+
+
+def check_result(doc: Any) -> dict[str, Any]:
+    """Return ``doc`` if it follows the schema, else raise ``ValueError`` saying what is wrong."""
+    if not isinstance(doc, dict):
+        _fail("document", f"must be a JSON object, not {type(doc).__name__}")
+    for key, kind in (("schema", str), ("created", str), ("hardware", dict), ("software", dict),
+                      ("settings", dict), ("rows", list)):  # fmt: skip
+        if not isinstance(doc.get(key), kind):
+            _fail(f"{key!r}", f"is missing or not a {kind.__name__}")
+    if doc["schema"] != SCHEMA:
+        _fail("'schema'", f"is {doc['schema']!r}; this mpteach reads {SCHEMA!r}")
+    try:
+        datetime.datetime.fromisoformat(doc["created"])
+    except ValueError:
+        _fail("'created'", f"is not an ISO 8601 date: {doc['created']!r}")
+    if doc["hardware"].get("device") not in DEVICES:
+        _fail("'hardware.device'", f"must be one of {', '.join(map(repr, DEVICES))}")
+    if not isinstance(doc["hardware"].get("label"), str):
+        _fail("'hardware.label'", "must name the hardware")
+    if not doc["rows"]:
+        _fail("'rows'", "is empty")
+    for i, row in enumerate(doc["rows"]):
+        _check_row(f"rows[{i}]", row)
+    baselines: dict[tuple, dict] = {}
+    for row in doc["rows"]:
+        if row["baseline"]:
+            if group_key(row) in baselines:
+                _fail(f"group {group_key(row)}", "has two baseline rows")
+            baselines[group_key(row)] = row
+    for i, row in enumerate(doc["rows"]):
+        base = baselines.get(group_key(row))
+        if base is None:
+            _fail(f"rows[{i}]", f"has no baseline row in its group {group_key(row)}")
+        if len(row["times_s"]) != len(base["times_s"]):
+            _fail(f"rows[{i}].times_s", "must have one time per round, as its baseline has")
+        if not math.isclose(row["speedup"], speedup(base["times_s"], row["times_s"]), rel_tol=1e-6):
+            _fail(f"rows[{i}].speedup", "is not the median of the baseline/row time ratios")
+    return doc
+
+
+def _check_row(where: str, row: Any) -> None:
+    if not isinstance(row, dict):
+        _fail(where, "must be an object")
+    for key, kind in ROW_KEYS.items():
+        value = row.get(key)
+        if (
+            key not in row
+            or not isinstance(value, kind)
+            or (kind is int and isinstance(value, bool))
+        ):
+            _fail(f"{where}.{key}", f"is missing or has the wrong type: {value!r}")
+    if row["workload"] not in WORKLOADS:
+        _fail(f"{where}.workload", f"is {row['workload']!r}; choose one of {WORKLOADS}")
+    times = row["times_s"]
+    if not times or not all(isinstance(x, int | float) and x > 0 for x in times):
+        _fail(f"{where}.times_s", "must be a non-empty list of positive seconds")
+    if not math.isclose(row["median_s"], statistics.median(times), rel_tol=1e-9):
+        _fail(f"{where}.median_s", "is not the median of times_s")
+    if row["size"] <= 0 or row["speedup"] <= 0:
+        _fail(where, "needs a positive size and speedup")
+
+
+def save_result(doc: dict[str, Any], path: str | Path) -> Path:
+    """Check ``doc`` and write it as indented JSON; returns the path."""
+    path = Path(path)
+    path.write_text(json.dumps(check_result(doc), indent=1, ensure_ascii=False) + "\n")
+    return path
+
+
+def load_result(path: str | Path) -> dict[str, Any]:
+    """Read and check a result file."""
+    return check_result(json.loads(Path(path).read_text()))
+
+
+def recorded_results() -> list[dict[str, Any]]:
+    """The measured results shipped in ``mpteach/data/results/``, one per machine and run.
+
+    To add one (a GPU, a TPU): run ``python -m mpteach.bench all --out FILE.json`` there and put
+    the file in that folder; nothing else needs to change.
+    """
+    folder = resources.files("mpteach") / "data" / "results"
+    files = sorted((f for f in folder.iterdir() if f.name.endswith(".json")), key=lambda f: f.name)
+    return [check_result(json.loads(f.read_text(encoding="utf-8"))) for f in files]
+
+
+def vendor_claims() -> list[dict[str, Any]]:
+    """Published speedup claims (not measurements), each with its source and hardware."""
+    doc = json.loads(
+        (resources.files("mpteach") / "data" / "vendor_claims.json").read_text("utf-8")
+    )
+    if doc.get("schema") != CLAIMS_SCHEMA:
+        raise ValueError(f"vendor_claims.json: schema must be {CLAIMS_SCHEMA!r}")
+    return doc["claims"]
+
+
+def merge_results(docs: Iterable[dict[str, Any]]) -> dict[str, Any]:
+    """One document from runs on the same machine (their rows and settings combined)."""
+    docs = list(docs)
+    first = docs[0]
+    for doc in docs[1:]:
+        if doc["hardware"] != first["hardware"]:
+            raise ValueError("merge_results: the results come from different hardware")
+    return check_result(
+        {
+            **first,
+            "settings": {k: v for doc in docs for k, v in doc["settings"].items()},
+            "rows": [row for doc in docs for row in doc["rows"]],
+        }
+    )
+
+
+def format_table(doc: dict[str, Any]) -> str:
+    """The rows as a text table of median times and speedups against float32."""
+    lines = [
+        f"{doc['hardware']['label']} | TensorFlow {doc['software'].get('tensorflow')} | "
+        f"{doc['created'][:10]}",
+        f"{'workload':8} {'size':>5} {'xla':>3}  {'variant':30} {'median ms':>10} {'speedup':>8}",
+    ]
+    for row in doc["rows"]:
+        lines.append(
+            f"{row['workload']:8} {row['size']:>5} {'on' if row['xla'] else 'off':>3}  "
+            f"{variant_label(row):30} {row['median_s'] * 1e3:>10.3f} {row['speedup']:>7.2f}x"
+        )
+    return "\n".join(lines)
+
+
+def variant_label(row: dict[str, Any]) -> str:
+    """``'float32 (TF32 off)'``, ``'mixed_float16 (remapping off)'``, or just the variant."""
+    notes = [
+        n
+        for n, on in (("TF32 off", row["tf32"] is False), ("remapping off", not row["remapping"]))
+        if on
+    ]
+    return f"{row['variant']} ({', '.join(notes)})" if notes else row["variant"]

@@ -1,0 +1,307 @@
+"""SpeedupExplorer: measured speedups against float32, recorded elsewhere or run here and now.
+
+The numbers are benchmark results of :mod:`mpteach.bench` (the ones shipped in
+``mpteach/data/results/``, or a run on this machine). :func:`speedup_bars` picks the bars of one
+workload, :class:`SpeedupPlot` draws them with the hardware's name in the title, and
+:func:`claims_html` lists the published claims apart, labelled as claims.
+
+>>> from mpteach.bench.results import new_result
+>>> rows = [{"workload": "matmul", "size": 512, "variant": v, "xla": False, "tf32": None,
+...          "remapping": True, "baseline": v == "float32", "times_s": [t]}
+...         for v, t in (("float32", 0.004), ("float16", 0.004), ("bfloat16", 0.001))]
+>>> doc = new_result(rows, {"repeats": 1}, {"device": "cpu", "label": "Some CPU"})
+>>> [(bar.group, bar.variant, bar.speedup) for bar in speedup_bars(doc, "matmul", "en")]
+[('n = 512', 'float16', 1.0), ('n = 512', 'bfloat16', 4.0)]
+"""
+
+from __future__ import annotations
+
+import html
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import ipywidgets as widgets
+import numpy as np
+from matplotlib.figure import Figure
+
+from mpteach import i18n
+from mpteach.bench.results import recorded_results, variant_label, vendor_claims
+from mpteach.widgets._common import FigureView, Message, figure_text, new_figure
+
+WORKLOADS = ("matmul", "dense", "cnn")
+TYPES = ("float16", "bfloat16")
+LIVE_SIZES = {"matmul": "256 512 511", "dense": "64", "cnn": "16"}
+LIVE_LIMITS = {"matmul": 2048, "dense": 1024, "cnn": 128}  # live runs stay fast
+COLOURS = {"float16": "#1565c0", "bfloat16": "#2e7d32", "float32": "#9e9e9e"}
+
+
+def _t(name: str, lang: str | None, **values: object) -> str:
+    return i18n.t(f"speed.explorer.{name}", lang, **values)
+
+
+@dataclass(frozen=True)
+class Bar:
+    group: str  # "n = 1024" or "batch 256, XLA on"
+    variant: str  # "bfloat16", "mixed_float16 (remapping off)", "float32 (TF32 off)"
+    speedup: float
+    median_ms: float
+
+
+def _type_of(variant: str) -> str:
+    return "bfloat16" if "bfloat16" in variant else "float16" if "float16" in variant else "float32"
+
+
+def speedup_bars(
+    doc: dict[str, Any], workload: str, lang: str | None = None, types: tuple[str, ...] = TYPES
+) -> list[Bar]:
+    """The non-baseline rows of ``workload`` whose 16-bit type is in ``types`` (float32 with TF32
+    off is always kept), in the result's order."""
+    if workload not in WORKLOADS:
+        raise ValueError(f"workload={workload!r}: choose one of {', '.join(map(repr, WORKLOADS))}.")
+    bars = []
+    for row in doc["rows"]:
+        kind = _type_of(row["variant"])
+        if (
+            row["workload"] != workload
+            or row["baseline"]
+            or (kind != "float32" and kind not in types)
+        ):
+            continue
+        if workload == "matmul":
+            group = _t("group_matmul", lang, size=row["size"])
+        else:
+            xla = _t("xla_on" if row["xla"] else "xla_off", lang)
+            group = _t("group_training", lang, size=row["size"], xla=xla)
+        bars.append(Bar(group, variant_label(row), row["speedup"], row["median_s"] * 1e3))
+    return bars
+
+
+def result_title(doc: dict[str, Any], workload: str, lang: str | None = None) -> str:
+    """The hardware's name, then ``'<workload> (TensorFlow 2.21.0, 2026-11-22)'``."""
+    workload_line = _t(
+        "title", lang, workload=_t("workload." + workload, lang),
+        tf=doc["software"].get("tensorflow") or "?", date=doc["created"][:10],
+    )  # fmt: skip
+    return f"{doc['hardware']['label']}\n{workload_line}"
+
+
+class SpeedupPlot:
+    """Grouped bars of speedup against float32 (a dashed line at 1x); :meth:`update` redraws.
+
+    >>> from mpteach.bench.results import recorded_results
+    >>> doc = recorded_results()[0]
+    >>> plot = SpeedupPlot(doc, "matmul", "en")
+    >>> plot.axes.get_title().splitlines()[0] == doc["hardware"]["label"]
+    True
+    """
+
+    def __init__(self, doc: dict[str, Any], workload: str, lang: str | None = None,
+                 types: tuple[str, ...] = TYPES) -> None:  # fmt: skip
+        with figure_text(lang) as self.lang:
+            self.figure = new_figure(10, 4.4)
+            self.axes = self.figure.add_axes((0.07, 0.1, 0.91, 0.76))
+            self.update(doc, workload, types)
+
+    def update(self, doc: dict[str, Any], workload: str, types: tuple[str, ...] = TYPES) -> None:
+        axes, lang = self.axes, self.lang
+        axes.clear()
+        self.bars = speedup_bars(doc, workload, lang, types)
+        groups = list(dict.fromkeys(bar.group for bar in self.bars))
+        # One slot per type in every group; work-arounds and TF32 off are marked on the bar.
+        slots = sorted(
+            dict.fromkeys(_slot(bar.variant) for bar in self.bars),
+            key=lambda slot: ("float16", "bfloat16", "float32").index(_type_of(slot)),
+        )
+        width = 0.8 / max(len(slots), 1)
+        for i, slot in enumerate(slots):
+            mine = [bar for bar in self.bars if _slot(bar.variant) == slot]
+            offset = (i - (len(slots) - 1) / 2) * width
+            x = np.array([groups.index(bar.group) for bar in mine]) + offset
+            heights = [bar.speedup for bar in mine]
+            drawn = axes.bar(x, heights, width * 0.92, label=slot, color=COLOURS[_type_of(slot)])
+            for patch, bar in zip(drawn, mine, strict=True):
+                if "remapping off" in bar.variant:
+                    patch.set_hatch("//")
+            axes.bar_label(drawn, labels=[f"{h:.2f}×" for h in heights], fontsize=7, padding=2)
+        axes.axhline(1.0, color=COLOURS["float32"], ls="--", lw=1, label=_t("baseline", lang))
+        if any("remapping off" in bar.variant for bar in self.bars):
+            axes.bar(
+                [0], [0], color="white", edgecolor="#555", hatch="//", label=_t("unfused", lang)
+            )
+        axes.set_xticks(range(len(groups)), groups, fontsize=8)
+        top = max([bar.speedup for bar in self.bars] + [1.0])
+        axes.set_ylim(0, top * 1.3)
+        axes.set_ylabel(_t("ylabel", lang))
+        axes.set_title(result_title(doc, workload, lang), fontsize=9)
+        if not self.bars:
+            axes.text(0.5, 0.5, _t("no_rows", lang), transform=axes.transAxes, ha="center")
+        axes.legend(fontsize=8, loc="upper right", framealpha=0.85, ncol=2)
+
+
+def _slot(variant: str) -> str:
+    """The bar's place in its group: the variant without work-around notes, TF32 off kept."""
+    return variant.replace(" (remapping off)", "").replace(", remapping off", "")
+
+
+def draw_speedups(doc: dict[str, Any], workload: str, lang: str | None = None,
+                  types: tuple[str, ...] = TYPES) -> Figure:  # fmt: skip
+    """The static bar chart of one workload of a result."""
+    return SpeedupPlot(doc, workload, lang, types).figure
+
+
+def claims_html(lang: str | None = None) -> str:
+    """The published speedup claims, apart from the measurements and labelled as claims."""
+    items = "".join(
+        f"<li><b>{c['speedup']:g}×</b> ({html.escape(c['kind'])}) — “{html.escape(c['quote'])}” — "
+        f"{html.escape(c['hardware'])}. <a href='{html.escape(c['url'])}' target='_blank'>"
+        f"{html.escape(c['source'])}</a></li>"
+        for c in vendor_claims()
+    )
+    return (
+        f"<div style='border-left:3px solid #999;padding-left:8px'><b>{_t('claims_title', lang)}</b>"
+        f"<br><small>{_t('claims_note', lang)}</small><ul>{items}</ul></div>"
+    )
+
+
+def parse_sizes(text: str, workload: str, lang: str | None = None) -> tuple[list[int] | None, str]:
+    """``([sizes], "")`` from ``"256 512"``, or ``(None, message)`` naming the allowed range.
+
+    >>> parse_sizes("256, 511", "matmul")
+    ([256, 511], '')
+    >>> parse_sizes("4096", "matmul")[1]
+    "Sizes must be whole numbers from 1 to 2048, separated by spaces; got '4096'."
+    """
+    high = LIVE_LIMITS[workload]
+    parts = text.replace(",", " ").split()
+    if parts and all(p.isdigit() and 1 <= int(p) <= high for p in parts):
+        return [int(p) for p in parts], ""
+    return None, _t("bad_sizes", lang, low=1, high=high, text=text)
+
+
+def run_live(
+    workload: str, sizes: list[int], types: tuple[str, ...] = TYPES, progress: Any = None
+) -> dict[str, Any]:
+    """A small benchmark on this machine (5 timed rounds after one warm-up per variant)."""
+    from mpteach import bench
+
+    if workload == "matmul":
+        return bench.matmul_throughput(sizes, ("float32", *types), 5, 1, progress)
+    policies = ("float32", *(f"mixed_{t}" for t in types))
+    docs = [bench.training_step((workload,), policies, (False, True), size, 5, 1, True, progress)
+            for size in sizes]  # fmt: skip
+    return bench.merge_results(docs)
+
+
+class SpeedupExplorer(widgets.VBox):
+    """Speedups against float32: a recorded result or a live run, one workload at a time.
+
+    ``result`` is the result document shown; :meth:`figure` draws it statically. ``results``
+    holds the recorded results and the live runs made with the Run button.
+    """
+
+    def __init__(self, workload: str = "matmul", lang: str | None = None) -> None:
+        self.lang = lang or i18n.get_language()
+        if workload not in WORKLOADS:
+            raise ValueError(
+                f"workload={workload!r}: choose one of {', '.join(map(repr, WORKLOADS))}."
+            )
+        self.results: list[dict[str, Any]] = recorded_results()
+        style = {"description_width": "initial"}
+        self.result_menu = widgets.Dropdown(
+            options=self._result_options(), value=0, description=_t("result", self.lang),
+            style=style, layout=widgets.Layout(width="620px"),
+        )  # fmt: skip
+        self.workload_menu = widgets.Dropdown(
+            options=[(_t("workload." + w, self.lang), w) for w in WORKLOADS], value=workload,
+            description=_t("workload", self.lang), style=style,
+        )  # fmt: skip
+        self.types_box = widgets.SelectMultiple(
+            options=list(TYPES), value=list(TYPES), rows=2, description=_t("types", self.lang),
+            style=style,
+        )  # fmt: skip
+        self.sizes_text = widgets.Text(
+            value=LIVE_SIZES[workload], description=_t("sizes", self.lang), style=style
+        )
+        self.run_button = widgets.Button(description=_t("run", self.lang), button_style="primary")
+        self.progress = widgets.IntProgress(
+            value=0, min=0, max=1, layout=widgets.Layout(width="300px")
+        )
+        self.status = widgets.HTML()
+        self.message = Message()
+        self.claims = widgets.HTML(claims_html(self.lang))
+        self.result = self.results[0]
+        self.plot: SpeedupPlot | None = None
+        self.view: FigureView | None = None
+        self.result_menu.observe(lambda _: self.update(), names="value")
+        self.types_box.observe(lambda _: self.update(), names="value")
+        self.workload_menu.observe(self._workload_changed, names="value")
+        self.run_button.on_click(lambda _: self.run())
+        controls = widgets.VBox([
+            self.result_menu,
+            widgets.HBox([self.workload_menu, self.types_box]),
+            widgets.HBox([self.sizes_text, self.run_button, self.progress]),
+        ])  # fmt: skip
+        super().__init__(children=[controls, self.status, self.message, self.claims])
+        self.update()
+
+    def _result_options(self) -> list[tuple[str, int]]:
+        return [
+            (f"{d['hardware']['label']} — {d['created'][:10]}", i)
+            for i, d in enumerate(self.results)
+        ]
+
+    def _types(self) -> tuple[str, ...]:
+        return tuple(self.types_box.value)
+
+    def _workload_changed(self, change: dict) -> None:
+        self.sizes_text.value = LIVE_SIZES[change["new"]]
+        self.update()
+
+    def update(self) -> None:
+        """Show the chosen result and workload."""
+        self.result = self.results[self.result_menu.value]
+        workload = self.workload_menu.value
+        skipped = [s for s in self.result["settings"].get("skipped", []) if s.startswith(workload)]
+        notes = [_t("skipped", self.lang, items="; ".join(skipped))] if skipped else []
+        self.status.value = "<br>".join(html.escape(n) for n in notes)
+        if self.plot is None:
+            self.plot = SpeedupPlot(self.result, workload, self.lang, self._types())
+            self.view = FigureView(self.plot.figure)
+            self.children = [*self.children[:3], self.view, self.claims]
+        else:
+            self.plot.update(self.result, workload, self._types())
+            self.view.redraw(full=True)
+
+    def _report(self, done: int, total: int, label: str) -> None:
+        self.progress.max, self.progress.value = total, done
+        self.status.value = html.escape(label)
+
+    def run(self) -> None:
+        """Measure the chosen workload and sizes here, then show the new result."""
+        workload = self.workload_menu.value
+        sizes, problem = parse_sizes(self.sizes_text.value, workload, self.lang)
+        if sizes is None:
+            self.message.show(problem)
+            return
+        self.message.clear()
+        self.run_button.disabled = True
+        start = time.perf_counter()
+        try:
+            doc = run_live(workload, sizes, self._types(), self._report)
+        except ImportError as missing:
+            self.message.show(_t("needs_tensorflow", self.lang, error=str(missing)))
+            return
+        finally:
+            self.run_button.disabled = False
+        self.results.append(doc)
+        self.result_menu.options = self._result_options()
+        self.result_menu.value = len(self.results) - 1  # its observer shows it
+        done = _t("done", self.lang, seconds=f"{time.perf_counter() - start:.0f}")
+        self.status.value = html.escape(done) + (
+            "<br>" + self.status.value if self.status.value else ""
+        )
+
+    def figure(self) -> Figure:
+        """The static figure of the current state."""
+        return draw_speedups(self.result, self.workload_menu.value, self.lang, self._types())
