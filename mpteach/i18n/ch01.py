@@ -54,7 +54,7 @@ MESSAGES = {
         "en": "{fmt} does not keep it: 1e-10 is below half of its smallest subnormal, {tiny}, so the square is stored as 0.",
         "zh": "{fmt} 保不住它:1e-10 小于其最小次正规数 {tiny} 的一半,所以平方被存成 0。",
         "es": "{fmt} no lo conserva: 1e-10 está por debajo de la mitad de su menor subnormal, {tiny}, así que el cuadrado se guarda como 0.",
-        "ko": "{fmt}은(는) 이를 유지하지 못합니다: 1e-10은 가장 작은 비정규수 {tiny}의 절반보다 작아서 제곱이 0으로 저장됩니다.",
+        "ko": "{fmt}은(는) 이를 유지하지 못합니다: 1e-10은 가장 작은 비정규 수 {tiny}의 절반보다 작아서 제곱이 0으로 저장됩니다.",
         "ru": "{fmt} его не сохраняет: 1e-10 меньше половины его наименьшего субнормального числа {tiny}, поэтому квадрат хранится как 0.",
     },
     "checks.ch01.square_missed": {
@@ -96,7 +96,7 @@ MESSAGES = {
         "en": "Right: 1.0 + {answer} is the next float16 above 1.0. {lost} is exactly half a step, and the tie rounds back to 1.0 (ties go to the even neighbour).",
         "zh": "正确:1.0 + {answer} 就是 1.0 之上的下一个 float16。{lost} 恰好是半个步长,这种平局会舍入回 1.0(平局取偶数邻居)。",
         "es": "Correcto: 1.0 + {answer} es el siguiente float16 por encima de 1.0. {lost} es justo medio paso, y el empate se redondea a 1.0 (los empates van al vecino par).",
-        "ko": "정답입니다: 1.0 + {answer}은(는) 1.0 바로 위의 float16입니다. {lost}은(는) 정확히 반 단계이고, 이런 동점은 1.0으로 반올림됩니다(동점은 짝수 이웃으로).",
+        "ko": "정답입니다: 1.0 + {answer}은(는) 1.0 바로 위의 float16입니다. {lost}은(는) 정확히 반 단계이고, 이런 동률은 1.0으로 반올림됩니다(동률이면 짝수 이웃으로).",
         "ru": "Верно: 1.0 + {answer} — следующее float16 после 1.0. {lost} — ровно половина шага, и такая «ничья» округляется обратно к 1.0 (к чётному соседу).",
     },
 }

@@ -51,7 +51,7 @@ MESSAGES = {
         "或者 “mixed_” 后面的部分。",
         "es": "{name!r} no calcula en {answer!r}. El dtype de cálculo es el propio nombre "
         "o la parte que sigue a «mixed_».",
-        "ko": "{name!r}는 {answer!r}로 계산하지 않습니다. 계산 dtype은 이름 그 자체이거나 "
+        "ko": "{name!r}의 연산 dtype은 {answer!r}가 아닙니다. 연산 dtype은 이름 그 자체이거나 "
         '"mixed_" 뒤의 부분입니다.',
         "ru": "{name!r} не вычисляет в {answer!r}. Тип вычислений — это само имя "
         "или его часть после «mixed_».",
@@ -84,14 +84,14 @@ MESSAGES = {
         "en": "{name} is a class. Build a layer by calling it, {name}(...), and give that layer.",
         "zh": "{name} 是一个类。请调用它 {name}(...) 创建一个层,然后给出这个层。",
         "es": "{name} es una clase. Crea una capa llamándola, {name}(...), y da esa capa.",
-        "ko": "{name}은(는) 클래스입니다. {name}(...)처럼 호출해 층을 만들고 그 층을 답으로 주세요.",
+        "ko": "{name}은(는) 클래스입니다. {name}(...)처럼 호출해 레이어를 만들고 그 레이어를 답으로 주세요.",
         "ru": "{name} — это класс. Создайте слой вызовом {name}(...) и передайте этот слой.",
     },
     "checks.ch02.float32_layer_ok": {
         "en": 'Right: dtype="float32" overrides the global policy for this one layer.',
         "zh": '正确:dtype="float32" 只为这一层覆盖全局策略。',
         "es": 'Correcto: dtype="float32" sustituye la política global solo para esta capa.',
-        "ko": '정답입니다. dtype="float32"는 이 층 하나에 대해서만 전역 정책을 덮어씁니다.',
+        "ko": '정답입니다. dtype="float32"는 이 레이어 하나에 대해서만 전역 정책을 덮어씁니다.',
         "ru": 'Верно: dtype="float32" заменяет глобальную политику только для этого слоя.',
     },
     "checks.ch02.float32_layer_mixed": {
@@ -100,7 +100,7 @@ MESSAGES = {
         "zh": '这个层采用了全局策略 {name!r},用 16 位计算。创建它时请传入 dtype="float32"。',
         "es": "Esta capa tomó la política global {name!r} y calcula en 16 bits. "
         'Pasa dtype="float32" al crearla.',
-        "ko": '이 층은 전역 정책 {name!r}를 받아 16비트로 계산합니다. 만들 때 dtype="float32"를 넘기세요.',
+        "ko": '이 레이어는 전역 정책 {name!r}을(를) 받아 16비트로 연산합니다. 만들 때 dtype="float32"를 넘기세요.',
         "ru": "Этот слой взял глобальную политику {name!r} и считает в 16 битах. "
         'Передайте dtype="float32" при создании.',
     },
@@ -108,7 +108,7 @@ MESSAGES = {
         "en": 'This layer has the policy {name!r}, which computes in {compute}. Ask for float32: dtype="float32".',
         "zh": '这个层的策略是 {name!r},用 {compute} 计算。请指定 float32:dtype="float32"。',
         "es": 'Esta capa tiene la política {name!r}, que calcula en {compute}. Pide float32: dtype="float32".',
-        "ko": '이 층의 정책은 {name!r}이고 {compute}로 계산합니다. float32를 지정하세요: dtype="float32".',
+        "ko": '이 레이어의 정책은 {name!r}이고 {compute}(으)로 연산합니다. float32를 지정하세요: dtype="float32".',
         "ru": 'У этого слоя политика {name!r}, он считает в {compute}. Укажите float32: dtype="float32".',
     },
     "checks.ch02.global_is_name": {
@@ -125,7 +125,7 @@ MESSAGES = {
         "请用 keras.config.set_dtype_policy 设置,并给出 keras.config.dtype_policy()。",
         "es": "Esto es una Policy de mpteach. Las capas de Keras leen la política global de Keras: "
         "fíjala con keras.config.set_dtype_policy y da keras.config.dtype_policy().",
-        "ko": "이것은 mpteach의 Policy입니다. Keras 층은 Keras 자신의 전역 정책을 읽습니다. "
+        "ko": "이것은 mpteach의 Policy입니다. Keras 레이어는 Keras 자체의 전역 정책을 읽습니다. "
         "keras.config.set_dtype_policy로 설정하고 keras.config.dtype_policy()를 주세요.",
         "ru": "Это Policy из mpteach. Слои Keras читают собственную глобальную политику Keras: "
         "задайте её через keras.config.set_dtype_policy и передайте keras.config.dtype_policy().",

@@ -22,7 +22,7 @@ MESSAGES = {
         "es": "Al revés: el orden es (dentro de call, fuera de call). La variable se guarda en float32 "
         "y solo se lee en el dtype de cálculo dentro de call.",
         "ko": "순서가 바뀌었습니다. 순서는 (call 안, call 밖)입니다. 변수는 float32로 저장되고 "
-        "call 안에서만 계산 dtype으로 읽힙니다.",
+        "call 안에서만 연산 dtype으로 읽힙니다.",
         "ru": "Наоборот: порядок — (внутри call, снаружи call). Переменная хранится во float32 "
         "и читается в типе вычислений только внутри call.",
     },
@@ -33,7 +33,7 @@ MESSAGES = {
         "对 mixed_bfloat16 来说就是 “mixed_” 后面的部分。",
         "es": "Dentro de call la lectura no es {answer!r}: la capa lee sus variables en su dtype de cálculo, "
         "que en mixed_bfloat16 es lo que sigue a «mixed_».",
-        "ko": "call 안에서 읽은 값은 {answer!r}가 아닙니다. 층은 변수를 계산 dtype으로 읽으며, "
+        "ko": "call 안에서 읽은 값은 {answer!r}가 아닙니다. 레이어는 변수를 연산 dtype으로 읽으며, "
         'mixed_bfloat16에서는 "mixed_" 뒤의 부분입니다.',
         "ru": "Внутри call чтение даёт не {answer!r}: слой читает переменные в своём типе вычислений, "
         "а у mixed_bfloat16 это часть после «mixed_».",
@@ -59,7 +59,7 @@ MESSAGES = {
         "b 仍是 float32(旧文档里的那个 “bug”)。",
         "es": "Keras 2 no daba {answer}: solo convertía el primer argumento, así que a pasa a float64 "
         "y b sigue en float32 (el «bug» de la documentación antigua).",
-        "ko": "Keras 2의 결과는 {answer}가 아닙니다. 첫 번째 인자만 변환했으므로 a는 float64가 되고 "
+        "ko": "Keras 2의 결과는 {answer}가 아닙니다. 첫 번째 인자만 캐스팅했으므로 a는 float64가 되고 "
         'b는 float32로 남습니다(옛 문서의 "버그").',
         "ru": "Keras 2 давал не {answer}: он приводил только первый аргумент, поэтому a становится "
         "float64, а b остаётся float32 («баг» из старой документации).",
@@ -68,10 +68,10 @@ MESSAGES = {
         "en": "Keras 3 does not give {answer}: it casts every floating-point argument, positional or "
         "keyword, to the compute dtype float64.",
         "zh": "Keras 3 的结果不是 {answer}:它会把每个浮点参数(位置参数或关键字参数)都转换为计算 dtype float64。",
-        "es": "Keras 3 no da {answer}: convierte todos los argumentos de punto flotante, posicionales o "
+        "es": "Keras 3 no da {answer}: convierte todos los argumentos de coma flotante, posicionales o "
         "con nombre, al dtype de cálculo float64.",
         "ko": "Keras 3의 결과는 {answer}가 아닙니다. 위치 인자든 키워드 인자든 모든 부동소수점 인자를 "
-        "계산 dtype인 float64로 변환합니다.",
+        "연산 dtype인 float64로 캐스팅합니다.",
         "ru": "Keras 3 даёт не {answer}: он приводит все аргументы с плавающей точкой, позиционные "
         "и именованные, к типу вычислений float64.",
     },
@@ -79,7 +79,7 @@ MESSAGES = {
         "en": "Right: Keras 2 cast only the first argument; Keras 3 casts them all.",
         "zh": "正确:Keras 2 只转换第一个参数;Keras 3 会全部转换。",
         "es": "Correcto: Keras 2 solo convertía el primer argumento; Keras 3 los convierte todos.",
-        "ko": "정답입니다. Keras 2는 첫 번째 인자만 변환했고, Keras 3는 모두 변환합니다.",
+        "ko": "정답입니다. Keras 2는 첫 번째 인자만 캐스팅했고, Keras 3는 모두 캐스팅합니다.",
         "ru": "Верно: Keras 2 приводил только первый аргумент, Keras 3 приводит все.",
     },
     "checks.ch03.noise_not_class": {
@@ -88,7 +88,7 @@ MESSAGES = {
         "zh": "请给出层的类本身(answer = AddNoise),而不是 {actual};检查会在几种策略下创建它。",
         "es": "Da la clase de la capa (answer = AddNoise), no un {actual}; la comprobación la crea "
         "con varias políticas.",
-        "ko": "{actual}가 아니라 층 클래스 자체(answer = AddNoise)를 주세요. 검사에서 여러 정책으로 층을 만듭니다.",
+        "ko": "{actual}이(가) 아니라 레이어 클래스 자체(answer = AddNoise)를 주세요. 검사에서 여러 정책으로 레이어를 만듭니다.",
         "ru": "Передайте сам класс слоя (answer = AddNoise), а не {actual}; проверка создаёт его "
         "с несколькими политиками.",
     },
@@ -99,7 +99,7 @@ MESSAGES = {
         "请用 dtype=inputs.dtype(或 self.compute_dtype)创建它。",
         "es": "Con {policy!r} la capa lanzó {error}. Las entradas llegan en el dtype de cálculo, pero el "
         "ruido se creó en float32: créalo con dtype=inputs.dtype (o self.compute_dtype).",
-        "ko": "{policy!r}에서 층이 {error}를 일으켰습니다. 입력은 계산 dtype으로 들어오는데 잡음은 "
+        "ko": "{policy!r}에서 레이어가 {error}을(를) 일으켰습니다. 입력은 연산 dtype으로 들어오는데 잡음은 "
         "float32로 만들어졌습니다. dtype=inputs.dtype(또는 self.compute_dtype)로 만드세요.",
         "ru": "С политикой {policy!r} слой выбросил {error}. Входы приходят в типе вычислений, а шум "
         "создан во float32: создавайте его с dtype=inputs.dtype (или self.compute_dtype).",
@@ -111,7 +111,7 @@ MESSAGES = {
         "改为按 inputs.dtype 生成噪声。",
         "es": "Con {policy!r} la salida es {dtype}, no el dtype de cálculo {compute}. No conviertas tú "
         "las entradas; crea el ruido en inputs.dtype.",
-        "ko": "{policy!r}에서 출력이 계산 dtype {compute}가 아니라 {dtype}입니다. 입력을 직접 변환하지 말고 "
+        "ko": "{policy!r}에서 출력이 연산 dtype {compute}이(가) 아니라 {dtype}입니다. 입력을 직접 캐스팅하지 말고 "
         "잡음을 inputs.dtype으로 만드세요.",
         "ru": "С политикой {policy!r} выход имеет тип {dtype}, а не тип вычислений {compute}. Не "
         "приводите входы сами; создавайте шум в inputs.dtype.",
@@ -120,14 +120,14 @@ MESSAGES = {
         "en": "Under {policy!r} the output equals the input: the layer added no noise.",
         "zh": "在 {policy!r} 下输出等于输入:该层没有加入噪声。",
         "es": "Con {policy!r} la salida es igual a la entrada: la capa no añadió ruido.",
-        "ko": "{policy!r}에서 출력이 입력과 같습니다. 층이 잡음을 더하지 않았습니다.",
+        "ko": "{policy!r}에서 출력이 입력과 같습니다. 레이어가 잡음을 더하지 않았습니다.",
         "ru": "С политикой {policy!r} выход равен входу: слой не добавил шума.",
     },
     "checks.ch03.noise_ok": {
         "en": "Right: the noise is made in the compute dtype, so the layer works under every policy.",
         "zh": "正确:噪声按计算 dtype 生成,所以该层在每种策略下都能工作。",
         "es": "Correcto: el ruido se crea en el dtype de cálculo, así que la capa funciona con cualquier política.",
-        "ko": "정답입니다. 잡음을 계산 dtype으로 만들기 때문에 층이 모든 정책에서 동작합니다.",
+        "ko": "정답입니다. 잡음을 연산 dtype으로 만들기 때문에 레이어가 모든 정책에서 동작합니다.",
         "ru": "Верно: шум создаётся в типе вычислений, поэтому слой работает с любой политикой.",
     },
 }

@@ -7,8 +7,8 @@ MESSAGES = {
         "zh": "请给出层的类本身(keras.layers.Layer 的子类),而不是 {actual};检查会在几种策略下创建它。",
         "es": "Da la clase de la capa (una subclase de keras.layers.Layer), no un {actual}; "
         "la comprobación la crea con varias políticas.",
-        "ko": "{actual}가 아니라 층 클래스 자체(keras.layers.Layer의 하위 클래스)를 주세요. "
-        "검사에서 여러 정책으로 층을 만듭니다.",
+        "ko": "{actual}이(가) 아니라 레이어 클래스 자체(keras.layers.Layer의 하위 클래스)를 주세요. "
+        "검사에서 여러 정책으로 레이어를 만듭니다.",
         "ru": "Передайте сам класс слоя (подкласс keras.layers.Layer), а не {actual}; "
         "проверка создаёт его с несколькими политиками.",
     },
@@ -19,7 +19,7 @@ MESSAGES = {
         "改用 self.compute_dtype(或 inputs.dtype)。",
         "es": "Con {policy!r} la capa lanzó {error}. Busca un tensor creado o convertido a un dtype fijo: "
         "usa self.compute_dtype (o inputs.dtype).",
-        "ko": "{policy!r}에서 층이 {error}를 일으켰습니다. 고정 dtype으로 만들거나 변환한 텐서를 찾아 "
+        "ko": "{policy!r}에서 레이어가 {error}을(를) 일으켰습니다. 고정 dtype으로 만들거나 캐스팅한 텐서를 찾아 "
         "self.compute_dtype(또는 inputs.dtype)을 쓰세요.",
         "ru": "С политикой {policy!r} слой выбросил {error}. Найдите тензор, созданный или приведённый "
         "к фиксированному типу, и используйте self.compute_dtype (или inputs.dtype).",
@@ -43,7 +43,7 @@ MESSAGES = {
         "请把结果转换回 self.compute_dtype。",
         "es": "Con {policy!r} la salida es {dtype}, no el dtype de cálculo {compute}. Si calculas una "
         "parte en float32, convierte el resultado de vuelta a self.compute_dtype.",
-        "ko": "{policy!r}에서 출력이 계산 dtype {compute}가 아니라 {dtype}입니다. 일부를 float32로 "
+        "ko": "{policy!r}에서 출력이 연산 dtype {compute}이(가) 아니라 {dtype}입니다. 일부를 float32로 "
         "계산했다면 결과를 self.compute_dtype으로 되돌리세요.",
         "ru": "С политикой {policy!r} выход имеет тип {dtype}, а не тип вычислений {compute}. Если часть "
         "считается во float32, приведите результат обратно к self.compute_dtype.",
@@ -54,7 +54,7 @@ MESSAGES = {
         "zh": "对于 2 个大小为 3 的输入和 units=4,该层应有 kernel 和 bias,输出形状应为 (2, 4);实际是 {shape}。",
         "es": "Con 2 entradas de tamaño 3 y units=4 la capa debe tener kernel y bias y dar la forma "
         "(2, 4); dio {shape}.",
-        "ko": "크기 3인 입력 2개와 units=4이면 층에 kernel과 bias가 있고 출력 형태가 (2, 4)여야 하는데 "
+        "ko": "크기 3인 입력 2개와 units=4이면 레이어에 kernel과 bias가 있고 출력 형태가 (2, 4)여야 하는데 "
         "{shape}가 나왔습니다.",
         "ru": "Для 2 входов размера 3 и units=4 у слоя должны быть kernel и bias, а выход формы (2, 4); "
         "получено {shape}.",
@@ -71,7 +71,7 @@ MESSAGES = {
         "zh": "正确:不需要任何转换,也不需要查询策略。add_weight 和自动转换在每种策略下都会完成这些工作。",
         "es": "Correcto: sin conversiones ni consultas de política. add_weight y la conversión automática "
         "hacen el trabajo con cualquier política.",
-        "ko": "정답입니다. 형 변환도 정책 조회도 필요 없습니다. 모든 정책에서 add_weight와 자동 형 변환이 처리합니다.",
+        "ko": "정답입니다. 캐스팅도 정책 조회도 필요 없습니다. 모든 정책에서 add_weight와 오토캐스팅이 처리합니다.",
         "ru": "Верно: ни приведений, ни запросов политики. add_weight и автоприведение делают всё "
         "при любой политике.",
     },
@@ -93,7 +93,7 @@ MESSAGES = {
         "zh": "正确:敏感部分用 float32 计算,输出又回到计算 dtype,和 BatchNormalization 的做法一样。",
         "es": "Correcto: la parte delicada se calcula en float32 y la salida vuelve al dtype de cálculo, "
         "como hace BatchNormalization.",
-        "ko": "정답입니다. 민감한 부분은 float32로 계산하고 출력은 계산 dtype으로 되돌립니다. "
+        "ko": "정답입니다. 민감한 부분은 float32로 계산하고 출력은 연산 dtype으로 되돌립니다. "
         "BatchNormalization과 같은 방식입니다.",
         "ru": "Верно: чувствительная часть считается во float32, а выход возвращается в тип вычислений, "
         "как в BatchNormalization.",

@@ -3,9 +3,9 @@
 MESSAGES = {
     "course.ch05.cpu": {
         "en": "No GPU or TPU here: the model trains on the CPU. Expect no speedup from mixed_float16 on a CPU; the section on CPU pitfalls shows what to do instead.",
-        "zh": "这里没有 GPU 或 TPU:模型在 CPU 上训练。在 CPU 上不要指望 mixed_float16 带来加速;“CPU 上的陷阱”一节会说明该怎么做。",
+        "zh": "这里没有 GPU 或 TPU:模型在 CPU 上训练。在 CPU 上不要指望 mixed_float16 带来加速;讲 CPU 陷阱的那一节会说明应该怎么做。",
         "es": "Aquí no hay GPU ni TPU: el modelo se entrena en la CPU. No esperes que mixed_float16 acelere en una CPU; la sección sobre las trampas de la CPU muestra qué hacer.",
-        "ko": "GPU나 TPU가 없으므로 모델이 CPU에서 학습합니다. CPU에서 mixed_float16으로 빨라지기를 기대하지 마세요. ‘CPU의 함정’ 절에서 대안을 보여 줍니다.",
+        "ko": "GPU나 TPU가 없으므로 모델이 CPU에서 학습합니다. CPU에서 mixed_float16으로 빨라지기를 기대하지 마세요. CPU 함정을 다루는 절에서 대안을 보여 줍니다.",
         "ru": "GPU и TPU здесь нет: модель обучается на CPU. Не ждите ускорения от mixed_float16 на CPU; раздел о ловушках CPU показывает, что делать вместо этого.",
     },
     "course.ch05.gpu": {
@@ -26,7 +26,7 @@ MESSAGES = {
         "en": "Expected a Keras layer, such as keras.layers.Activation(...), but the answer is of type {actual}.",
         "zh": "这里需要一个 Keras 层,例如 keras.layers.Activation(...),但答案的类型是 {actual}。",
         "es": "Se esperaba una capa de Keras, como keras.layers.Activation(...), pero la respuesta es de tipo {actual}.",
-        "ko": "keras.layers.Activation(...) 같은 Keras 층이 필요하지만 답의 타입은 {actual}입니다.",
+        "ko": "keras.layers.Activation(...) 같은 Keras 레이어가 필요하지만 답의 타입은 {actual}입니다.",
         "ru": "Ожидался слой Keras, например keras.layers.Activation(...), а ответ имеет тип {actual}.",
     },
     "checks.ch05.not_softmax": {
@@ -40,21 +40,21 @@ MESSAGES = {
         "en": 'This layer\'s policy is {policy}, so the softmax runs in {dtype} and the model outputs {dtype}. Pass dtype="float32" to the layer.',
         "zh": '这个层的策略是 {policy},所以 softmax 以 {dtype} 运行,模型输出也是 {dtype}。请给这个层传入 dtype="float32"。',
         "es": 'La política de esta capa es {policy}, así que el softmax se calcula en {dtype} y el modelo devuelve {dtype}. Pasa dtype="float32" a la capa.',
-        "ko": '이 층의 정책은 {policy}이므로 softmax가 {dtype}(으)로 계산되고 모델 출력도 {dtype}입니다. 층에 dtype="float32"를 전달하세요.',
+        "ko": '이 레이어의 정책은 {policy}이므로 softmax가 {dtype}(으)로 연산되고 모델 출력도 {dtype}입니다. 레이어에 dtype="float32"를 전달하세요.',
         "ru": 'Политика этого слоя — {policy}, поэтому softmax считается в {dtype}, и модель выдаёт {dtype}. Передайте слою dtype="float32".',
     },
     "checks.ch05.whole_layer_float32": {
         "en": 'The output is float32, but this whole {layer} now computes in float32, its matrix product included. Split it: a Dense layer without activation (16-bit), then keras.layers.Activation("softmax", dtype="float32").',
         "zh": '输出是 float32 了,但整个 {layer} 现在都以 float32 计算,包括矩阵乘法。请拆开:一个不带激活的 Dense 层(16 位),再加 keras.layers.Activation("softmax", dtype="float32")。',
         "es": 'La salida es float32, pero ahora toda la capa {layer} calcula en float32, producto de matrices incluido. Sepárala: una capa Dense sin activación (16 bits) y luego keras.layers.Activation("softmax", dtype="float32").',
-        "ko": '출력은 float32이지만 이제 {layer} 전체가 행렬 곱까지 float32로 계산합니다. 나누세요: 활성화 없는 Dense 층(16비트) 다음에 keras.layers.Activation("softmax", dtype="float32").',
+        "ko": '출력은 float32이지만 이제 {layer} 전체가 행렬 곱까지 float32로 연산합니다. 나누세요: 활성화 없는 Dense 레이어(16비트) 다음에 keras.layers.Activation("softmax", dtype="float32").',
         "ru": 'Выход теперь float32, но весь {layer} считает в float32, включая матричное умножение. Разделите: слой Dense без активации (16 бит), затем keras.layers.Activation("softmax", dtype="float32").',
     },
     "checks.ch05.output_ok": {
         "en": "Right: the Dense layer before it computes in 16 bits, and only the softmax, and with it the model's output, is float32.",
         "zh": "正确:它前面的 Dense 层用 16 位计算,只有 softmax(也就是模型的输出)是 float32。",
         "es": "Correcto: la capa Dense anterior calcula en 16 bits, y solo el softmax, y con él la salida del modelo, es float32.",
-        "ko": "정답입니다: 앞의 Dense 층은 16비트로 계산하고, softmax와 그에 따른 모델 출력만 float32입니다.",
+        "ko": "정답입니다: 앞의 Dense 레이어는 16비트로 연산하고, softmax와 그에 따른 모델 출력만 float32입니다.",
         "ru": "Верно: предыдущий слой Dense считает в 16 битах, и только softmax, а с ним и выход модели, — float32.",
     },
     "checks.ch05.need_dict": {
@@ -83,14 +83,14 @@ MESSAGES = {
         "zh": "{policy}:这里 compile 会把优化器包进 LossScaleOptimizer(除非传入 auto_scale_loss=False):float16 梯度可能下溢。",
         "es": "{policy}: aquí compile sí envuelve el optimizador en un LossScaleOptimizer (salvo que pases auto_scale_loss=False): los gradientes en float16 pueden subdesbordarse.",
         "ko": "{policy}: 여기서는 compile이 옵티마이저를 LossScaleOptimizer로 감쌉니다(auto_scale_loss=False를 주지 않는 한). float16 그래디언트는 언더플로할 수 있기 때문입니다.",
-        "ru": "{policy}: здесь compile оборачивает оптимизатор в LossScaleOptimizer (если не передать auto_scale_loss=False): градиенты во float16 могут исчезнуть в ноль.",
+        "ru": "{policy}: здесь compile оборачивает оптимизатор в LossScaleOptimizer (если не передать auto_scale_loss=False): градиенты во float16 могут уйти в антипереполнение (обнулиться).",
     },
     "checks.ch05.no_wrap_bfloat16": {
         "en": "{policy}: compile adds no loss scaling: bfloat16 has float32's 8 exponent bits, so gradients do not underflow.",
         "zh": "{policy}:compile 不会加上损失缩放:bfloat16 和 float32 一样有 8 位指数,梯度不会下溢。",
         "es": "{policy}: compile no añade escalado de la pérdida: bfloat16 tiene los 8 bits de exponente de float32, así que los gradientes no se subdesbordan.",
         "ko": "{policy}: compile은 손실 스케일링을 추가하지 않습니다. bfloat16은 float32와 같은 8비트 지수를 가져 그래디언트가 언더플로하지 않습니다.",
-        "ru": "{policy}: compile не добавляет масштабирование потерь: у bfloat16 те же 8 бит порядка, что у float32, и градиенты не исчезают.",
+        "ru": "{policy}: compile не добавляет масштабирование потерь: у bfloat16 те же 8 бит порядка, что у float32, и антипереполнения градиентов не происходит.",
     },
     "checks.ch05.no_wrap_float32": {
         "en": "{policy}: compile adds no loss scaling: nothing is computed in float16 under this policy.",

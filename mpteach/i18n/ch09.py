@@ -5,7 +5,7 @@ MESSAGES = {
         "en": "No GPU here: Keras emulates float8 on the CPU (it casts to float8 and back), so every number in this chapter is a true float8 number, but nothing runs faster. FP8 speed needs a GPU with FP8 Tensor Cores.",
         "zh": "这里没有 GPU:Keras 在 CPU 上模拟 float8(先转换成 float8 再转回来),所以本章的每个数都是真正的 float8 数值,但不会更快。FP8 的速度需要带 FP8 Tensor Core 的 GPU。",
         "es": "Aquí no hay GPU: Keras emula float8 en la CPU (convierte a float8 y de vuelta), así que cada número de este capítulo es un auténtico valor float8, pero nada va más rápido. La velocidad de FP8 requiere una GPU con Tensor Cores FP8.",
-        "ko": "여기에는 GPU가 없습니다. Keras는 CPU에서 float8을 에뮬레이션하므로(float8로 변환했다가 되돌림) 이 장의 모든 수는 실제 float8 값이지만 더 빨라지지는 않습니다. FP8 속도를 얻으려면 FP8 Tensor Core가 있는 GPU가 필요합니다.",
+        "ko": "여기에는 GPU가 없습니다. Keras는 CPU에서 float8을 에뮬레이션하므로(float8로 캐스팅했다가 되돌림) 이 장의 모든 수는 실제 float8 값이지만 더 빨라지지는 않습니다. FP8 속도를 얻으려면 FP8 Tensor Core가 있는 GPU가 필요합니다.",
         "ru": "GPU здесь нет: Keras эмулирует float8 на CPU (приводит к float8 и обратно), поэтому все числа в этой главе — настоящие значения float8, но быстрее ничего не работает. Для скорости FP8 нужен GPU с тензорными ядрами FP8.",
     },
     "course.ch09.gpu": {
@@ -19,7 +19,7 @@ MESSAGES = {
         "en": "A TPU runtime: this chapter's float8 examples emulate float8 (cast to float8 and back), so they give the same numbers as on a CPU. Whether float8 is faster depends on the TPU generation; this chapter does not measure it.",
         "zh": "TPU 运行时:本章的 float8 示例是模拟的(转换成 float8 再转回来),因此数值与 CPU 上相同。float8 是否更快取决于 TPU 的代次,本章不做测量。",
         "es": "Entorno TPU: los ejemplos float8 de este capítulo emulan float8 (convierten a float8 y de vuelta), así que dan los mismos números que en CPU. Que float8 sea más rápido depende de la generación de la TPU; este capítulo no lo mide.",
-        "ko": "TPU 런타임입니다. 이 장의 float8 예제는 float8을 에뮬레이션하므로(float8로 변환했다가 되돌림) CPU와 같은 수치를 냅니다. float8이 더 빠른지는 TPU 세대에 따라 다르며 이 장에서는 측정하지 않습니다.",
+        "ko": "TPU 런타임입니다. 이 장의 float8 예제는 float8을 에뮬레이션하므로(float8로 캐스팅했다가 되돌림) CPU와 같은 수치를 냅니다. float8이 더 빠른지는 TPU 세대에 따라 다르며 이 장에서는 측정하지 않습니다.",
         "ru": "Среда TPU: примеры float8 в этой главе эмулируют float8 (приведение к float8 и обратно), поэтому дают те же числа, что и на CPU. Быстрее ли float8, зависит от поколения TPU; эта глава этого не измеряет.",
     },
     "checks.ch09.span_not_float8": {
@@ -33,7 +33,7 @@ MESSAGES = {
         "en": "Not {fmt}: it covers only {have} octaves ({low} to {high}), and the tensor spans {need}. Scaled so that its largest value lands on {high}, its smallest would be {smallest}, below the smallest subnormal: it becomes zero.",
         "zh": "不是 {fmt}:它只覆盖 {have} 个倍频程({low} 到 {high}),而这个张量跨越 {need} 个。若缩放到最大值落在 {high},最小值会是 {smallest},低于最小的次正规数,于是变成零。",
         "es": "No es {fmt}: solo cubre {have} octavas ({low} a {high}) y el tensor abarca {need}. Escalado para que su mayor valor caiga en {high}, el menor sería {smallest}, por debajo del menor subnormal: se convierte en cero.",
-        "ko": "{fmt}이(가) 아닙니다. 이 형식은 {have} 옥타브({low}부터 {high}까지)만 담는데 텐서는 {need} 옥타브에 걸쳐 있습니다. 가장 큰 값이 {high}에 오도록 스케일하면 가장 작은 값은 {smallest}(으)로 가장 작은 비정규수보다 작아져 0이 됩니다.",
+        "ko": "{fmt}이(가) 아닙니다. 이 형식은 {have} 옥타브({low}부터 {high}까지)만 담는데 텐서는 {need} 옥타브에 걸쳐 있습니다. 가장 큰 값이 {high}에 오도록 스케일하면 가장 작은 값은 {smallest}(으)로 가장 작은 비정규 수보다 작아져 0이 됩니다.",
         "ru": "Не {fmt}: он охватывает только {have} октав (от {low} до {high}), а тензор — {need}. Если масштабировать так, чтобы наибольшее значение пришлось на {high}, наименьшее станет {smallest} — меньше наименьшего субнормального числа, то есть нулём.",
     },
     "checks.ch09.span_ok": {
@@ -47,7 +47,7 @@ MESSAGES = {
         "en": "Right: the largest amax in the history is {amax}, and {amax} / {max} = {expected}. Keras divides the inputs by this scale before the cast, so the largest recent value lands on float8_e4m3fn's maximum, {max}.",
         "zh": "正确:历史中最大的 amax 是 {amax},{amax} / {max} = {expected}。Keras 在转换前把输入除以这个缩放因子,使最近的最大值正好落在 float8_e4m3fn 的最大值 {max} 上。",
         "es": "Correcto: el mayor amax del historial es {amax}, y {amax} / {max} = {expected}. Keras divide las entradas por esta escala antes de la conversión, así que el mayor valor reciente cae en el máximo de float8_e4m3fn, {max}.",
-        "ko": "정답입니다: 기록에서 가장 큰 amax는 {amax}이고 {amax} / {max} = {expected}입니다. Keras는 변환 전에 입력을 이 스케일로 나누므로, 최근의 가장 큰 값이 float8_e4m3fn의 최댓값 {max}에 놓입니다.",
+        "ko": "정답입니다: 히스토리에서 가장 큰 amax는 {amax}이고 {amax} / {max} = {expected}입니다. Keras는 캐스팅 전에 입력을 이 스케일로 나누므로, 최근의 가장 큰 값이 float8_e4m3fn의 최댓값 {max}에 놓입니다.",
         "ru": "Верно: наибольший amax в истории — {amax}, и {amax} / {max} = {expected}. Keras делит входы на этот масштаб перед приведением, поэтому наибольшее недавнее значение попадает на максимум float8_e4m3fn, {max}.",
     },
     "checks.ch09.scale_inverted": {
@@ -61,21 +61,21 @@ MESSAGES = {
         "en": "You used only the latest amax, {latest}. Delayed scaling takes the maximum of the whole history, {amax}: scale = {amax} / {max} = {expected}.",
         "zh": "你只用了最近一次的 amax,{latest}。延迟缩放取整个历史的最大值 {amax}:scale = {amax} / {max} = {expected}。",
         "es": "Usaste solo el amax más reciente, {latest}. El escalado diferido toma el máximo de todo el historial, {amax}: scale = {amax} / {max} = {expected}.",
-        "ko": "가장 최근의 amax인 {latest}만 사용했습니다. 지연 스케일링은 기록 전체의 최댓값 {amax}을(를) 씁니다: scale = {amax} / {max} = {expected}.",
+        "ko": "가장 최근의 amax인 {latest}만 사용했습니다. 지연 스케일링은 히스토리 전체의 최댓값 {amax}을(를) 씁니다: scale = {amax} / {max} = {expected}.",
         "ru": "Вы взяли только последний amax, {latest}. Отложенное масштабирование берёт максимум всей истории, {amax}: scale = {amax} / {max} = {expected}.",
     },
     "checks.ch09.scale_e5m2": {
         "en": "You divided by {e5m2}, float8_e5m2's maximum. Inputs (and weights) are stored in float8_e4m3fn, whose maximum is {max}; E5M2 is for gradients. scale = {amax} / {max} = {expected}.",
         "zh": "你除以了 {e5m2},那是 float8_e5m2 的最大值。输入(和权重)存成 float8_e4m3fn,其最大值是 {max};E5M2 用于梯度。scale = {amax} / {max} = {expected}。",
         "es": "Dividiste por {e5m2}, el máximo de float8_e5m2. Las entradas (y los pesos) se guardan en float8_e4m3fn, cuyo máximo es {max}; E5M2 es para los gradientes. scale = {amax} / {max} = {expected}.",
-        "ko": "float8_e5m2의 최댓값인 {e5m2}(으)로 나눴습니다. 입력(과 가중치)은 최댓값이 {max}인 float8_e4m3fn으로 저장하며, E5M2는 기울기용입니다. scale = {amax} / {max} = {expected}.",
+        "ko": "float8_e5m2의 최댓값인 {e5m2}(으)로 나눴습니다. 입력(과 가중치)은 최댓값이 {max}인 float8_e4m3fn으로 저장하며, E5M2는 그래디언트용입니다. scale = {amax} / {max} = {expected}.",
         "ru": "Вы поделили на {e5m2} — максимум float8_e5m2. Входы (и веса) хранятся во float8_e4m3fn с максимумом {max}; E5M2 — для градиентов. scale = {amax} / {max} = {expected}.",
     },
     "checks.ch09.scale_wrong": {
         "en": "Not {answer}. Take the largest amax of the history and divide it by float8_e4m3fn's maximum, {max}.",
         "zh": "不是 {answer}。取历史中最大的 amax,再除以 float8_e4m3fn 的最大值 {max}。",
         "es": "No es {answer}. Toma el mayor amax del historial y divídelo por el máximo de float8_e4m3fn, {max}.",
-        "ko": "{answer}이(가) 아닙니다. 기록에서 가장 큰 amax를 골라 float8_e4m3fn의 최댓값 {max}(으)로 나누세요.",
+        "ko": "{answer}이(가) 아닙니다. 히스토리에서 가장 큰 amax를 골라 float8_e4m3fn의 최댓값 {max}(으)로 나누세요.",
         "ru": "Не {answer}. Возьмите наибольший amax из истории и поделите его на максимум float8_e4m3fn, {max}.",
     },
     "checks.ch09.path_two_keys": {

@@ -118,9 +118,9 @@ MESSAGES = {
     "doctor.uncast-tensor-creation.fix": {
         "en": "Create new tensors in the compute dtype: pass dtype=inputs.dtype or dtype=self.compute_dtype.",
         "zh": "以计算 dtype 创建新张量:传入 dtype=inputs.dtype 或 dtype=self.compute_dtype。",
-        "es": "Crea los tensores nuevos en el dtype de cómputo: pasa dtype=inputs.dtype o dtype=self.compute_dtype.",
+        "es": "Crea los tensores nuevos en el dtype de cálculo: pasa dtype=inputs.dtype o dtype=self.compute_dtype.",
         "ko": "새 텐서는 연산 dtype으로 만드세요: dtype=inputs.dtype 또는 dtype=self.compute_dtype을 전달합니다.",
-        "ru": "Создавайте новые тензоры в вычислительном dtype: передайте dtype=inputs.dtype или dtype=self.compute_dtype.",
+        "ru": "Создавайте новые тензоры в dtype вычислений: передайте dtype=inputs.dtype или dtype=self.compute_dtype.",
     },
     "doctor.autocast-off-variable.what": {
         "en": "The variable {variables} was created with autocast=False, so inside call it stays float32 and meets {compute} tensors.",
@@ -132,9 +132,9 @@ MESSAGES = {
     "doctor.autocast-off-variable.why": {
         "en": "Keras reads a variable in the compute dtype inside call only if it autocasts. autocast=False is right for values that must stay float32 (BatchNormalization's statistics, for example), but then the layer has to cast them where they meet {compute} tensors.",
         "zh": "只有开启自动类型转换(autocast)的变量,Keras 才会在 call 内以计算 dtype 读取。对于必须保持 float32 的值(例如 BatchNormalization 的统计量),autocast=False 是正确的,但这时层必须在它们与 {compute} 张量一起运算的地方自行转换。",
-        "es": "Keras lee una variable en el dtype de cómputo dentro de call solo si tiene autocast. autocast=False es correcto para valores que deben seguir en float32 (por ejemplo, las estadísticas de BatchNormalization), pero entonces la capa debe convertirlos donde se encuentran con tensores en {compute}.",
+        "es": "Keras lee una variable en el dtype de cálculo dentro de call solo si tiene autocast. autocast=False es correcto para valores que deben seguir en float32 (por ejemplo, las estadísticas de BatchNormalization), pero entonces la capa debe convertirlos donde se encuentran con tensores en {compute}.",
         "ko": "Keras는 autocast가 켜진 변수만 call 안에서 연산 dtype으로 읽습니다. autocast=False는 float32로 남아야 하는 값(예: BatchNormalization의 통계량)에는 맞지만, 그러면 레이어가 {compute} 텐서와 만나는 곳에서 직접 캐스팅해야 합니다.",
-        "ru": "Keras читает переменную в вычислительном dtype внутри call, только если для неё включено автоприведение (autocast). autocast=False уместно для значений, которые должны оставаться float32 (например, статистики BatchNormalization), но тогда слой должен сам приводить их там, где они встречаются с тензорами в {compute}.",
+        "ru": "Keras читает переменную в dtype вычислений внутри call, только если для неё включено автоприведение (autocast). autocast=False уместно для значений, которые должны оставаться float32 (например, статистики BatchNormalization), но тогда слой должен сам приводить их там, где они встречаются с тензорами в {compute}.",
     },
     "doctor.autocast-off-variable.fix": {
         "en": "Remove autocast=False, or cast the variable where it is used (the doctor does not flag this cast: Keras does not do it for you).",
@@ -160,9 +160,9 @@ MESSAGES = {
     "doctor.dtype-mismatch.fix": {
         "en": "Cast the float32 operand to the compute dtype where the two meet.",
         "zh": "在二者一起运算的地方,把 float32 的操作数转换为计算 dtype。",
-        "es": "Convierte el operando float32 al dtype de cómputo donde se encuentran.",
+        "es": "Convierte el operando float32 al dtype de cálculo donde se encuentran.",
         "ko": "두 텐서가 만나는 곳에서 float32 피연산자를 연산 dtype으로 캐스팅하세요.",
-        "ru": "Приведите операнд float32 к вычислительному dtype там, где они встречаются.",
+        "ru": "Приведите операнд float32 к dtype вычислений там, где они встречаются.",
     },
     "doctor.unsupported-half-op.what": {
         "en": "An operation inside call has no {compute} version: {error}",
@@ -181,9 +181,9 @@ MESSAGES = {
     "doctor.unsupported-half-op.fix": {
         "en": "Run that operation in float32 and cast its result back to the compute dtype.",
         "zh": "以 float32 执行该运算,再把结果转换回计算 dtype。",
-        "es": "Ejecuta esa operación en float32 y convierte su resultado de vuelta al dtype de cómputo.",
+        "es": "Ejecuta esa operación en float32 y convierte su resultado de vuelta al dtype de cálculo.",
         "ko": "그 연산은 float32로 실행하고 결과를 다시 연산 dtype으로 캐스팅하세요.",
-        "ru": "Выполните эту операцию в float32 и приведите результат обратно к вычислительному dtype.",
+        "ru": "Выполните эту операцию в float32 и приведите результат обратно к dtype вычислений.",
     },
     "doctor.call-fails.what": {
         "en": "call fails with {compute} compute but works in float32: {error}",
@@ -216,9 +216,9 @@ MESSAGES = {
     "doctor.float16-variable.why": {
         "en": "Mixed precision keeps variables in float32 because optimizer updates are small: an update below half the spacing of {dtype} numbers is rounded away (in float16, 1 + 0.0001 is 1), so the weight stops learning. Keras reads float32 variables in the compute dtype inside call anyway.",
         "zh": "混合精度把变量保存在 float32,因为优化器的更新量很小:小于 {dtype} 相邻数间距一半的更新会被舍入掉(在 float16 中 1 + 0.0001 等于 1),权重就不再学习。而且 Keras 在 call 内本来就会以计算 dtype 读取 float32 变量。",
-        "es": "La precisión mixta guarda las variables en float32 porque las actualizaciones del optimizador son pequeñas: una actualización menor que la mitad de la separación entre números {dtype} se pierde por redondeo (en float16, 1 + 0.0001 es 1), y el peso deja de aprender. De todos modos, Keras lee las variables float32 en el dtype de cómputo dentro de call.",
+        "es": "La precisión mixta guarda las variables en float32 porque las actualizaciones del optimizador son pequeñas: una actualización menor que la mitad de la separación entre números {dtype} se pierde por redondeo (en float16, 1 + 0.0001 es 1), y el peso deja de aprender. De todos modos, Keras lee las variables float32 en el dtype de cálculo dentro de call.",
         "ko": "혼합 정밀도는 옵티마이저 업데이트가 작기 때문에 변수를 float32로 보관합니다. {dtype} 수 간격의 절반보다 작은 업데이트는 반올림으로 사라지므로(float16에서 1 + 0.0001은 1) 가중치가 더 이상 학습되지 않습니다. 게다가 Keras는 call 안에서 float32 변수를 어차피 연산 dtype으로 읽습니다.",
-        "ru": "Смешанная точность хранит переменные в float32, потому что обновления оптимизатора малы: обновление меньше половины шага между соседними числами {dtype} теряется при округлении (в float16 1 + 0.0001 равно 1), и вес перестаёт обучаться. Внутри call Keras и так читает переменные float32 в вычислительном dtype.",
+        "ru": "Смешанная точность хранит переменные в float32, потому что обновления оптимизатора малы: обновление меньше половины шага между соседними числами {dtype} теряется при округлении (в float16 1 + 0.0001 равно 1), и вес перестаёт обучаться. Внутри call Keras и так читает переменные float32 в dtype вычислений.",
     },
     "doctor.float16-variable.fix": {
         "en": "Let add_weight use the policy's variable dtype: do not pass dtype=self.compute_dtype or a 16-bit dtype.",
@@ -237,9 +237,9 @@ MESSAGES = {
     "doctor.manual-cast.why": {
         "en": "Keras already reads autocast variables in the compute dtype inside call, so the cast from the old get_layer_policy recipe is not needed. At best it does nothing; cast to self.dtype (the variable dtype, float32 in Keras 3) or to float32, it switches mixed precision off for that computation or causes dtype errors.",
         "zh": "Keras 已经在 call 内以计算 dtype 读取自动转换的变量,所以旧的 get_layer_policy 写法中的转换是多余的。最好的情况下它什么也不做;若转换为 self.dtype(变量 dtype,在 Keras 3 中是 float32)或 float32,它会让这部分计算关闭混合精度,或者引发 dtype 错误。",
-        "es": "Keras ya lee las variables con autocast en el dtype de cómputo dentro de call, así que la conversión de la vieja receta con get_layer_policy sobra. En el mejor caso no hace nada; si convierte a self.dtype (el dtype de las variables, float32 en Keras 3) o a float32, desactiva la precisión mixta en ese cálculo o provoca errores de dtype.",
+        "es": "Keras ya lee las variables con autocast en el dtype de cálculo dentro de call, así que la conversión de la vieja receta con get_layer_policy sobra. En el mejor caso no hace nada; si convierte a self.dtype (el dtype de las variables, float32 en Keras 3) o a float32, desactiva la precisión mixta en ese cálculo o provoca errores de dtype.",
         "ko": "Keras는 이미 call 안에서 autocast 변수를 연산 dtype으로 읽으므로, 예전 get_layer_policy 방식의 캐스팅은 필요 없습니다. 잘해야 아무 효과가 없고, self.dtype(변수 dtype, Keras 3에서는 float32)이나 float32로 캐스팅하면 그 계산의 혼합 정밀도를 꺼 버리거나 dtype 오류를 일으킵니다.",
-        "ru": "Keras уже читает переменные с автоприведением в вычислительном dtype внутри call, поэтому приведение из старого рецепта с get_layer_policy не нужно. В лучшем случае оно ничего не делает; приведение к self.dtype (dtype переменных, в Keras 3 это float32) или к float32 отключает смешанную точность для этого вычисления или вызывает ошибки dtype.",
+        "ru": "Keras уже читает переменные с автоприведением в dtype вычислений внутри call, поэтому приведение из старого рецепта с get_layer_policy не нужно. В лучшем случае оно ничего не делает; приведение к self.dtype (dtype переменных, в Keras 3 это float32) или к float32 отключает смешанную точность для этого вычисления или вызывает ошибки dtype.",
     },
     "doctor.manual-cast.fix": {
         "en": "Use the variable as it is.",
@@ -251,9 +251,9 @@ MESSAGES = {
     "doctor.float32-output.what": {
         "en": "The layer returns {dtype} although its compute dtype is {compute}.",
         "zh": "该层的计算 dtype 是 {compute},却返回 {dtype}。",
-        "es": "La capa devuelve {dtype} aunque su dtype de cómputo es {compute}.",
+        "es": "La capa devuelve {dtype} aunque su dtype de cálculo es {compute}.",
         "ko": "레이어의 연산 dtype은 {compute}인데 {dtype}를 반환합니다.",
-        "ru": "Слой возвращает {dtype}, хотя его вычислительный dtype — {compute}.",
+        "ru": "Слой возвращает {dtype}, хотя его dtype вычислений — {compute}.",
     },
     "doctor.float32-output.why": {
         "en": "Part of call runs in float32: inputs cast to float32 or to self.dtype (the variable dtype), an autocast=False variable, a float32 result that is never cast back. The layer then gets no speed-up, uses twice the memory, and passes float32 on to the next layers.",
@@ -302,7 +302,7 @@ MESSAGES = {
         "zh": "反向传播的中间值在 {compute} 中下溢为 0 或上溢:例如,对已经下溢的值求平方根的导数或取倒数会得到无穷大。一个 inf 或 NaN 梯度就会毁掉这次更新,而损失缩放优化器会跳过每一步。",
         "es": "Los valores intermedios de la retropropagación se anulan por subdesbordamiento o desbordan en {compute}: por ejemplo, la derivada de la raíz cuadrada o el inverso de un valor que se anuló es infinito. Un solo gradiente inf o NaN estropea la actualización, y un optimizador con escalado de la pérdida se saltaría todos los pasos.",
         "ko": "역전파의 중간값이 {compute}에서 0으로 언더플로하거나 오버플로합니다. 예를 들어 언더플로한 값의 제곱근의 도함수나 역수는 무한대입니다. inf나 NaN 그래디언트 하나가 업데이트를 망치고, 손실 스케일링 옵티마이저는 모든 스텝을 건너뛰게 됩니다.",
-        "ru": "Промежуточные значения обратного прохода в {compute} обращаются в 0 (потеря значимости) или переполняются: например, производная квадратного корня или обратная величина от обнулившегося значения бесконечна. Один градиент inf или NaN портит обновление, а оптимизатор с масштабированием потерь пропускал бы каждый шаг.",
+        "ru": "Промежуточные значения обратного прохода в {compute} обращаются в 0 (антипереполнение) или переполняются: например, производная квадратного корня или обратная величина от обнулившегося значения бесконечна. Один градиент inf или NaN портит обновление, а оптимизатор с масштабированием потерь пропускал бы каждый шаг.",
     },
     "doctor.non-finite-gradient.fix": {
         "en": "Compute the sensitive part in float32, or keep it away from 0 with an epsilon that {compute} can represent (float16's smallest positive value is about 6e-8).",
@@ -322,7 +322,7 @@ MESSAGES = {
         "en": "Values below float16's smallest subnormal number (about 6e-8) round to 0; exp(-20) is 2e-9, for example. What underflows in the forward pass has a zero gradient as well, so those weights do not learn.",
         "zh": "小于 float16 最小次正规数(约 6e-8)的值会舍入为 0;例如 exp(-20) 是 2e-9。前向传播中下溢的部分梯度也为 0,对应的权重就学不到东西。",
         "es": "Los valores por debajo del menor número subnormal de float16 (unos 6e-8) se redondean a 0; por ejemplo, exp(-20) es 2e-9. Lo que se anula en la pasada hacia delante también tiene gradiente cero, así que esos pesos no aprenden.",
-        "ko": "float16의 가장 작은 서브노멀 수(약 6e-8)보다 작은 값은 0으로 반올림됩니다. 예를 들어 exp(-20)은 2e-9입니다. 순전파에서 언더플로한 부분은 그래디언트도 0이므로 그 가중치는 학습되지 않습니다.",
+        "ko": "float16의 가장 작은 비정규 수(약 6e-8)보다 작은 값은 0으로 반올림됩니다. 예를 들어 exp(-20)은 2e-9입니다. 순전파에서 언더플로한 부분은 그래디언트도 0이므로 그 가중치는 학습되지 않습니다.",
         "ru": "Значения меньше наименьшего субнормального числа float16 (около 6e-8) округляются до 0; например, exp(-20) равно 2e-9. То, что обнулилось в прямом проходе, имеет и нулевой градиент, поэтому эти веса не обучаются.",
     },
     "doctor.vanishing-gradient.fix": {
@@ -335,16 +335,16 @@ MESSAGES = {
     "doctor.keras2-uncast-argument.what": {
         "en": "call takes several tensor arguments. Under Keras 2 rules {arguments} would not be cast, and the layer {effect}.",
         "zh": "call 接受多个张量参数。按 Keras 2 的规则,{arguments} 不会被转换,而该层{effect}。",
-        "es": "call recibe varios argumentos tensor. Con las reglas de Keras 2, {arguments} no se convertiría, y la capa {effect}.",
+        "es": "call recibe varios argumentos que son tensores. Con las reglas de Keras 2, {arguments} no se convertiría, y la capa {effect}.",
         "ko": "call이 여러 텐서 인자를 받습니다. Keras 2 규칙에서는 {arguments}가 캐스팅되지 않고, 레이어가 {effect}.",
         "ru": "call принимает несколько тензорных аргументов. По правилам Keras 2 {arguments} не приводился бы, и слой {effect}.",
     },
     "doctor.keras2-uncast-argument.why": {
         "en": "Keras 3 casts every floating argument of call to the compute dtype, so the layer is fine here. Keras 2 (tf-keras, TF_USE_LEGACY_KERAS=1, and the TensorFlow guides written for it) cast only the first argument. This matters only if the layer must also run there.",
         "zh": "Keras 3 会把 call 的每个浮点参数都转换为计算 dtype,所以该层在这里没问题。Keras 2(tf-keras、TF_USE_LEGACY_KERAS=1,以及为它编写的 TensorFlow 指南)只转换第一个参数。只有当该层也必须在那里运行时,这一点才重要。",
-        "es": "Keras 3 convierte al dtype de cómputo todos los argumentos de punto flotante de call, así que aquí la capa funciona bien. Keras 2 (tf-keras, TF_USE_LEGACY_KERAS=1 y las guías de TensorFlow escritas para él) solo convertía el primer argumento. Importa solo si la capa también debe funcionar allí.",
+        "es": "Keras 3 convierte al dtype de cálculo todos los argumentos de coma flotante de call, así que aquí la capa funciona bien. Keras 2 (tf-keras, TF_USE_LEGACY_KERAS=1 y las guías de TensorFlow escritas para él) solo convertía el primer argumento. Importa solo si la capa también debe funcionar allí.",
         "ko": "Keras 3는 call의 모든 부동소수점 인자를 연산 dtype으로 캐스팅하므로 여기서는 문제가 없습니다. Keras 2(tf-keras, TF_USE_LEGACY_KERAS=1, 그리고 이를 기준으로 쓰인 TensorFlow 가이드)는 첫 번째 인자만 캐스팅했습니다. 레이어가 그 환경에서도 돌아가야 할 때만 중요합니다.",
-        "ru": "Keras 3 приводит к вычислительному dtype все аргументы call с плавающей точкой, поэтому здесь слой в порядке. Keras 2 (tf-keras, TF_USE_LEGACY_KERAS=1 и написанные для него руководства TensorFlow) приводил только первый аргумент. Это важно, только если слой должен работать и там.",
+        "ru": "Keras 3 приводит к dtype вычислений все аргументы call с плавающей точкой, поэтому здесь слой в порядке. Keras 2 (tf-keras, TF_USE_LEGACY_KERAS=1 и написанные для него руководства TensorFlow) приводил только первый аргумент. Это важно, только если слой должен работать и там.",
     },
     "doctor.keras2-uncast-argument.fix": {
         "en": "Cast the other arguments yourself (this costs nothing under Keras 3), or pass all tensors in the first argument as a list.",
@@ -492,7 +492,7 @@ MESSAGES = {
         "zh": "float16 只在带 Tensor Core 的 NVIDIA GPU(计算能力 7.0 及以上)和支持 AVX512-FP16 或 AMX-FP16 的 CPU 上有收益。在其他硬件上它要经过转换或模拟,不会比 float32 快,往往更慢;TPU 以 bfloat16 计算。",
         "es": "float16 compensa en GPU NVIDIA con Tensor Cores (capacidad de cómputo 7.0 o superior) y en CPU con AVX512-FP16 o AMX-FP16. En el resto se convierte o se emula y no va más rápido que float32, a menudo más lento; las TPU calculan en bfloat16.",
         "ko": "float16은 Tensor Core가 있는 NVIDIA GPU(연산 능력 7.0 이상)와 AVX512-FP16 또는 AMX-FP16이 있는 CPU에서 이득이 있습니다. 그 밖에서는 변환되거나 에뮬레이션되어 float32보다 빠르지 않고, 오히려 느린 경우가 많습니다. TPU는 bfloat16으로 계산합니다.",
-        "ru": "float16 окупается на GPU NVIDIA с тензорными ядрами (вычислительная способность 7.0 и выше) и на CPU с AVX512-FP16 или AMX-FP16. В остальных случаях он преобразуется или эмулируется и работает не быстрее float32, часто медленнее; TPU считают в bfloat16.",
+        "ru": "float16 окупается на GPU NVIDIA с тензорными ядрами (compute capability 7.0 и выше) и на CPU с AVX512-FP16 или AMX-FP16. В остальных случаях он преобразуется или эмулируется и работает не быстрее float32, часто медленнее; TPU считают в bfloat16.",
     },
     "doctor.slow-float16.fix": {
         "en": "Use the policy that pays off here: {best}.",
@@ -513,7 +513,7 @@ MESSAGES = {
         "zh": "bfloat16 在 TPU、计算能力 8.0 及以上的 NVIDIA GPU(A100、L4、H100)以及支持 AMX-BF16 或 AVX512-BF16 的 CPU 上有收益。在其他硬件上它不会比 float32 快,甚至可能更慢。",
         "es": "bfloat16 compensa en TPU, en GPU NVIDIA de capacidad de cómputo 8.0 o superior (A100, L4, H100) y en CPU con AMX-BF16 o AVX512-BF16. En el resto no va más rápido que float32 y puede ir más lento.",
         "ko": "bfloat16은 TPU, 연산 능력 8.0 이상의 NVIDIA GPU(A100, L4, H100), AMX-BF16 또는 AVX512-BF16이 있는 CPU에서 이득이 있습니다. 그 밖에서는 float32보다 빠르지 않고 더 느릴 수도 있습니다.",
-        "ru": "bfloat16 окупается на TPU, на GPU NVIDIA с вычислительной способностью 8.0 и выше (A100, L4, H100) и на CPU с AMX-BF16 или AVX512-BF16. В остальных случаях он работает не быстрее float32 и может быть медленнее.",
+        "ru": "bfloat16 окупается на TPU, на GPU NVIDIA с compute capability 8.0 и выше (A100, L4, H100) и на CPU с AMX-BF16 или AVX512-BF16. В остальных случаях он работает не быстрее float32 и может быть медленнее.",
     },
     "doctor.slow-bfloat16.fix": {
         "en": "Use the policy that pays off here: {best}.",

@@ -287,7 +287,7 @@ MESSAGES = {
         "en": "x = {x} cannot be marked on this log axis (it is zero, inf, NaN or beyond the range shown); the statuses still apply.",
         "zh": "x = {x} 无法标在这条对数轴上(它是零、inf、NaN,或超出了图示范围);右侧的状态仍然适用。",
         "es": "x = {x} no se puede marcar en este eje logarítmico (es cero, inf, NaN o queda fuera del rango mostrado); los estados siguen siendo válidos.",
-        "ko": "x = {x}은(는) 이 로그 축에 표시할 수 없습니다(0, inf, NaN이거나 표시 범위를 벗어남). 오른쪽의 상태는 그대로 유효합니다.",
+        "ko": "x = {x}은(는) 이 로그 축에 표시할 수 없습니다(0, inf, NaN이거나 표시 범위를 벗어남). 상태 표시는 그대로 유효합니다.",
         "ru": "x = {x} нельзя отметить на этой логарифмической оси (это ноль, inf, NaN или значение вне показанного диапазона); статусы справа по-прежнему верны.",
     },
     # GradientUnderflow
@@ -343,7 +343,7 @@ MESSAGES = {
     "formats.grad.ylabel": {
         "en": "share of all values (%)",
         "zh": "占全部数值的比例(%)",
-        "es": "porcentaje de todos los valores (%)",
+        "es": "proporción de todos los valores (%)",
         "ko": "전체 값 중 비율(%)",
         "ru": "доля всех значений (%)",
     },
@@ -365,7 +365,7 @@ MESSAGES = {
         "en": "lost: flushed to zero",
         "zh": "丢失:下溢为零",
         "es": "perdidos: subdesbordamiento a cero",
-        "ko": "손실: 언더플로로 0",
+        "ko": "소실: 언더플로로 0이 됨",
         "ru": "потеряны: антипереполнение до нуля",
     },
     "formats.grad.band.subnormal": {
@@ -400,7 +400,7 @@ MESSAGES = {
         "en": "Real float32 gradients of one batch ({batch} examples) of a {depth}-layer ReLU classifier ({width} units per layer) after {steps} Adam steps on generated data.",
         "zh": "真实的 float32 梯度:一个 {depth} 层 ReLU 分类器(每层 {width} 个单元)在生成数据上训练 {steps} 步 Adam 之后,一个批次({batch} 个样本)的梯度。",
         "es": "Gradientes reales en float32 de un lote ({batch} ejemplos) de un clasificador ReLU de {depth} capas ({width} unidades por capa) tras {steps} pasos de Adam con datos generados.",
-        "ko": "실제 float32 그래디언트: 생성된 데이터로 Adam {steps}스텝 학습한 {depth}층 ReLU 분류기(층마다 {width}개 유닛)의 한 배치({batch}개 샘플)에서 얻은 값입니다.",
+        "ko": "실제 float32 그래디언트: 생성된 데이터로 Adam {steps}스텝 학습한 {depth}개 레이어 ReLU 분류기(레이어마다 {width}개 유닛)의 한 배치({batch}개 샘플)에서 얻은 값입니다.",
         "ru": "Настоящие градиенты float32 для одного батча ({batch} примеров) {depth}-слойного ReLU-классификатора ({width} нейронов в слое) после {steps} шагов Adam на сгенерированных данных.",
     },
     "formats.grad.no_values": {
