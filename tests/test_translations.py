@@ -99,8 +99,9 @@ def test_prose_is_written_in_the_language(lang, chapter):
 @pytest.mark.parametrize(("lang", "chapter"), EXISTING, ids=[f"{a}/{b}" for a, b in EXISTING])
 def test_glossary_terms_are_used(lang, chapter):
     for cell_id, english, translated in markdown_pairs(lang, chapter):
+        english_prose = prose(english).replace("Stack Overflow", "")  # a name, not the term
         for term, forms in GLOSSARY.items():
-            if re.search(rf"\b{re.escape(term)}\w*", prose(english), re.I):
+            if re.search(rf"\b{re.escape(term)}\w*", english_prose, re.I):
                 assert any(re.search(f, translated, re.I) for f in forms[lang]), (
                     f"{cell_id}: English says {term!r}; use the glossary term {forms[lang]}"
                 )
