@@ -4,12 +4,15 @@
 # Set MPTEACH_SKIP_COLAB=1 to skip the Colab-like environment.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export PYTHONHASHSEED=0 TF_CPP_MIN_LOG_LEVEL=2 MPLBACKEND=Agg
+export PYTHONHASHSEED=0 TF_CPP_MIN_LOG_LEVEL=2
 bash scripts/setup.sh
 
 echo "== lint (ruff)"
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
+
+echo "== website: build _build/site, chromium for the browser tests, screenshots"
+bash scripts/site.sh --screenshots
 
 echo "== tests, docstring examples and notebooks (Python $(.venv/bin/python -c 'import sys; print(sys.version.split()[0])'))"
 .venv/bin/python -m pytest -n 2 --dist loadscope -p no:cacheprovider \

@@ -1,4 +1,8 @@
-"""Shared test set-up: quiet TensorFlow, and global state restored after every test."""
+"""Shared test set-up: quiet TensorFlow, and global state restored after every test.
+
+MPLBACKEND is left alone: nbval kernels inherit this environment, and the notebooks' stored
+figures come from the inline backend.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +10,6 @@ import os
 import sys
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
-os.environ.setdefault("MPLBACKEND", "Agg")
 
 import pytest  # noqa: E402
 
