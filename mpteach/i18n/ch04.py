@@ -68,7 +68,7 @@ MESSAGES = {
     },
     "checks.ch04.dense_ok": {
         "en": "Right: no casts, no policy lookups. add_weight and autocasting do the work under every policy.",
-        "zh": "正确:不需要任何转换,也不需要查询策略。add_weight 和自动转换在每种策略下都会完成这些工作。",
+        "zh": "正确:不需要任何转换,也不需要查询策略。add_weight 和自动类型转换在每种策略下都会完成这些工作。",
         "es": "Correcto: sin conversiones ni consultas de política. add_weight y la conversión automática "
         "hacen el trabajo con cualquier política.",
         "ko": "정답입니다. 캐스팅도 정책 조회도 필요 없습니다. 모든 정책에서 add_weight와 오토캐스팅이 처리합니다.",

@@ -454,21 +454,21 @@ MESSAGES = {
     },
     "doctor.cpu-float16.what": {
         "en": "mixed_float16 on a CPU ({device}), with TensorFlow's graph remapper switched on.",
-        "zh": "在 CPU({device})上使用 mixed_float16,且 TensorFlow 的图重映射器(remapper)处于开启状态。",
+        "zh": "在 CPU({device})上使用 mixed_float16,且 TensorFlow 计算图的 remapper 处于开启状态。",
         "es": "mixed_float16 en una CPU ({device}), con el remapeador de grafos de TensorFlow activado.",
         "ko": "CPU({device})에서 mixed_float16을 쓰고 있으며, TensorFlow의 그래프 리매퍼(remapper)가 켜져 있습니다.",
         "ru": "mixed_float16 на CPU ({device}) при включённом графовом ремаппере (remapper) TensorFlow.",
     },
     "doctor.cpu-float16.why": {
         "en": "In graph mode (model.fit, tf.function) Grappler's remapper fuses MatMul+BiasAdd into one float16 kernel that is extremely slow on CPUs: a small MLP ran about 380 times slower than in float32 on the course's machine. Eager code is not affected.",
-        "zh": "在图模式下(model.fit、tf.function),Grappler 的重映射器会把 MatMul+BiasAdd 融合成一个 float16 内核,它在 CPU 上极其缓慢:在本课程的机器上,一个小型 MLP 比 float32 慢了约 380 倍。Eager 代码不受影响。",
+        "zh": "在图模式下(model.fit、tf.function),Grappler 的 remapper 会把 MatMul+BiasAdd 融合成一个 float16 内核,它在 CPU 上极其缓慢:在本课程的机器上,一个小型 MLP 比 float32 慢了约 380 倍。Eager 代码不受影响。",
         "es": "En modo grafo (model.fit, tf.function), el remapeador de Grappler fusiona MatMul+BiasAdd en un único kernel float16 que es lentísimo en CPU: un MLP pequeño fue unas 380 veces más lento que en float32 en la máquina del curso. El código en modo eager no se ve afectado.",
         "ko": "그래프 모드(model.fit, tf.function)에서 Grappler의 리매퍼는 MatMul+BiasAdd를 하나의 float16 커널로 융합하는데, 이 커널은 CPU에서 매우 느립니다. 이 강좌의 머신에서 작은 MLP가 float32보다 약 380배 느렸습니다. 즉시 실행(eager) 코드는 영향을 받지 않습니다.",
         "ru": "В графовом режиме (model.fit, tf.function) ремаппер Grappler сливает MatMul+BiasAdd в одно ядро float16, которое на CPU работает крайне медленно: небольшой MLP на машине курса работал примерно в 380 раз медленнее, чем в float32. Код в режиме eager это не затрагивает.",
     },
     "doctor.cpu-float16.fix": {
         "en": "Switch the remapper off, or compile with XLA (jit_compile=True).{hint}",
-        "zh": "关闭重映射器,或使用 XLA 编译(jit_compile=True)。{hint}",
+        "zh": "关闭 remapper,或使用 XLA 编译(jit_compile=True)。{hint}",
         "es": "Desactiva el remapeador o compila con XLA (jit_compile=True).{hint}",
         "ko": "리매퍼를 끄거나 XLA로 컴파일하세요(jit_compile=True).{hint}",
         "ru": "Отключите ремаппер или компилируйте через XLA (jit_compile=True).{hint}",
@@ -531,7 +531,7 @@ MESSAGES = {
     },
     "doctor.tensor-core-size.why": {
         "en": "NVIDIA Tensor Cores multiply 16-bit matrices fastest when the dimensions (units, filters, channels, embedding width, and the batch size) are multiples of 8; other sizes use slower kernels or padding. This matters on GPUs, not on CPUs.",
-        "zh": "当维度(单元数、滤波器数、通道数、嵌入宽度以及批大小)是 8 的倍数时,NVIDIA Tensor Core 做 16 位矩阵乘法最快;其他尺寸会使用较慢的内核或填充。这在 GPU 上才重要,在 CPU 上无关紧要。",
+        "zh": "当维度(单元数、卷积核数、通道数、嵌入宽度以及批大小)是 8 的倍数时,NVIDIA Tensor Core 做 16 位矩阵乘法最快;其他尺寸会使用较慢的内核或填充。这在 GPU 上才重要,在 CPU 上无关紧要。",
         "es": "Los Tensor Cores de NVIDIA multiplican matrices de 16 bits más rápido cuando las dimensiones (unidades, filtros, canales, ancho del embedding y tamaño del lote) son múltiplos de 8; con otros tamaños se usan kernels más lentos o relleno. Importa en GPU, no en CPU.",
         "ko": "NVIDIA Tensor Core는 차원(유닛 수, 필터 수, 채널 수, 임베딩 폭, 배치 크기)이 8의 배수일 때 16비트 행렬 곱을 가장 빠르게 합니다. 다른 크기는 더 느린 커널이나 패딩을 씁니다. GPU에서 중요하고 CPU에서는 상관없습니다.",
         "ru": "Тензорные ядра NVIDIA быстрее всего перемножают 16-битные матрицы, когда размерности (число нейронов, фильтров, каналов, ширина эмбеддинга и размер батча) кратны 8; при других размерах используются более медленные ядра или дополнение нулями. Это важно на GPU, а не на CPU.",

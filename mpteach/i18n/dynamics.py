@@ -32,7 +32,7 @@ MESSAGES = {
     },
     "dynamics.no_step_applied": {
         "en": "No step was applied: every step overflowed.",
-        "zh": "没有任何一步被执行:每一步都溢出了。",
+        "zh": "没有任何一步被应用:每一步都溢出了。",
         "es": "No se aplicó ningún paso: todos desbordaron.",
         "ko": "적용된 스텝이 없습니다: 모든 스텝이 오버플로되었습니다.",
         "ru": "Ни один шаг не применён: каждый шаг переполнился.",
@@ -239,7 +239,7 @@ MESSAGES = {
     },
     "dynamics.control.spread": {
         "en": "gradient spread (octaves)",
-        "zh": "梯度跨度(2 的幂次)",
+        "zh": "梯度跨度(八度)",
         "es": "amplitud de los gradientes (octavas)",
         "ko": "그래디언트 분포 폭(옥타브)",
         "ru": "разброс градиентов (октавы)",

@@ -228,7 +228,7 @@ MESSAGES = {
     },
     "formats.explorer.saturate": {
         "en": "saturating cast (clip to ±max)",
-        "zh": "饱和转换(截断到 ±max)",
+        "zh": "饱和转换(裁剪到 ±max)",
         "es": "conversión saturante (recortar a ±máx)",
         "ko": "포화 변환(±max로 자르기)",
         "ru": "преобразование с насыщением (обрезка до ±max)",
