@@ -134,7 +134,7 @@ def error_kind(error: BaseException) -> str:
 
 
 def failing_frame(error: BaseException) -> tuple[keras.layers.Layer | None, str]:
-    """The innermost method of a learner's layer in the traceback, and ``"Class.method, line N: code"``."""
+    """The innermost method of a learner's layer in the traceback, and ``"Class.method:N: code"``."""
     layer, where = None, ""
     tb = error.__traceback__
     while tb is not None:
@@ -147,7 +147,7 @@ def failing_frame(error: BaseException) -> tuple[keras.layers.Layer | None, str]
         ):
             code = linecache.getline(filename, tb.tb_lineno).strip()
             layer = owner
-            where = f"{type(owner).__name__}.{frame.f_code.co_name}, line {tb.tb_lineno}: {code}"
+            where = f"{type(owner).__name__}.{frame.f_code.co_name}:{tb.tb_lineno}: {code}"
         tb = tb.tb_next
     return layer, where
 

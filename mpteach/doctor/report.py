@@ -119,7 +119,7 @@ class Finding:
     """One problem: ``code`` (see :data:`CODES`), where (``path``), under which ``policies``.
 
     ``values`` fill the placeholders of the code's messages (strings or :class:`Phrase`);
-    ``source`` lists the lines of code it is about, e.g. ``"AddRandom.call, line 7: ..."``.
+    ``source`` lists the lines of code it is about, e.g. ``"AddRandom.call:7: ..."``.
     ``policies`` is empty when the finding does not depend on the policy.
     """
 

@@ -89,14 +89,14 @@ def _methods(cls: type) -> tuple[tuple[str, ast.FunctionDef, int], ...]:
 
 
 def _lines(cls: type, wanted) -> list[str]:
-    """``"Class.method, line N: code"`` for every call node in ``cls``'s methods that ``wanted`` accepts."""
+    """``"Class.method:N: code"`` for every call node in ``cls``'s methods that ``wanted`` accepts."""
     found: list[str] = []
     for own in own_classes(cls):
         for class_name, method, offset in _methods(own):
             for node in ast.walk(method):
                 if isinstance(node, ast.Call) and wanted(node):
                     line = _statement_text(method, node)
-                    entry = f"{class_name}.{method.name}, line {node.lineno + offset}: {line}"
+                    entry = f"{class_name}.{method.name}:{node.lineno + offset}: {line}"
                     if entry not in found:
                         found.append(entry)
     return found
