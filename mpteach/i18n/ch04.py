@@ -4,7 +4,7 @@ MESSAGES = {
     "checks.ch04.not_class": {
         "en": "Give the layer class itself (a subclass of keras.layers.Layer), not a {actual}; "
         "the check builds it under several policies.",
-        "zh": "请给出层的类本身(keras.layers.Layer 的子类),而不是 {actual};检查会在几种策略下创建它。",
+        "zh": "请给出层的类本身（keras.layers.Layer 的子类），而不是 {actual}；检查会在几种策略下创建它。",
         "es": "Da la clase de la capa (una subclase de keras.layers.Layer), no un {actual}; "
         "la comprobación la crea con varias políticas.",
         "ko": "{actual}이(가) 아니라 레이어 클래스 자체(keras.layers.Layer의 하위 클래스)를 주세요. "
@@ -15,8 +15,8 @@ MESSAGES = {
     "checks.ch04.raised": {
         "en": "Under {policy!r} the layer raised {error}. Look for a tensor made or cast to a fixed dtype: "
         "use self.compute_dtype (or inputs.dtype) instead.",
-        "zh": "在 {policy!r} 下该层抛出了 {error}。请找出被创建为或转换为固定 dtype 的张量:"
-        "改用 self.compute_dtype(或 inputs.dtype)。",
+        "zh": "在 {policy!r} 下该层抛出了 {error}。请找出被创建为或转换为固定 dtype 的张量："
+        "改用 self.compute_dtype（或 inputs.dtype）。",
         "es": "Con {policy!r} la capa lanzó {error}. Busca un tensor creado o convertido a un dtype fijo: "
         "usa self.compute_dtype (o inputs.dtype).",
         "ko": "{policy!r}에서 레이어가 {error}을(를) 일으켰습니다. 고정 dtype으로 만들거나 캐스팅한 텐서를 찾아 "
@@ -27,48 +27,48 @@ MESSAGES = {
     "checks.ch04.weights_dtype": {
         "en": "Under {policy!r} the weights are stored as {stored}, not {right}. Let add_weight choose: "
         "leave out its dtype argument, and it uses the variable dtype.",
-        "zh": "在 {policy!r} 下权重保存为 {stored},而不是 {right}。让 add_weight 自己决定:"
-        "不传 dtype 参数,它就会使用变量 dtype。",
+        "zh": "在 {policy!r} 下权重保存为 {stored}，而不是 {right}。让 add_weight 自己决定："
+        "不传 dtype 参数，它就会使用变量 dtype。",
         "es": "Con {policy!r} los pesos se guardan como {stored}, no {right}. Deja que add_weight elija: "
         "sin el argumento dtype usa el dtype de variable.",
-        "ko": "{policy!r}에서 가중치가 {right}가 아니라 {stored}로 저장됩니다. add_weight에 dtype 인자를 "
+        "ko": "{policy!r}에서 가중치가 {right}이(가) 아니라 {stored}(으)로 저장됩니다. add_weight에 dtype 인자를 "
         "주지 않으면 변수 dtype을 사용합니다.",
         "ru": "С политикой {policy!r} веса хранятся как {stored}, а не {right}. Пусть выбирает add_weight: "
-        "без аргумента dtype он берёт тип переменных.",
+        "без аргумента dtype он берёт dtype переменных.",
     },
     "checks.ch04.output_dtype": {
         "en": "Under {policy!r} the output is {dtype}, not the compute dtype {compute}. If you compute a "
         "part in float32, cast the result back to self.compute_dtype.",
-        "zh": "在 {policy!r} 下输出是 {dtype},而不是计算 dtype {compute}。如果某一部分用 float32 计算,"
+        "zh": "在 {policy!r} 下输出是 {dtype}，而不是计算 dtype {compute}。如果某一部分用 float32 计算，"
         "请把结果转换回 self.compute_dtype。",
         "es": "Con {policy!r} la salida es {dtype}, no el dtype de cálculo {compute}. Si calculas una "
         "parte en float32, convierte el resultado de vuelta a self.compute_dtype.",
         "ko": "{policy!r}에서 출력이 연산 dtype {compute}이(가) 아니라 {dtype}입니다. 일부를 float32로 "
         "계산했다면 결과를 self.compute_dtype으로 되돌리세요.",
-        "ru": "С политикой {policy!r} выход имеет тип {dtype}, а не тип вычислений {compute}. Если часть "
-        "считается во float32, приведите результат обратно к self.compute_dtype.",
+        "ru": "С политикой {policy!r} выход имеет dtype {dtype}, а не dtype вычислений {compute}. Если часть "
+        "считается в float32, приведите результат обратно к self.compute_dtype.",
     },
     "checks.ch04.dense_shape": {
         "en": "For 2 inputs of size 3 and units=4 the layer should have a kernel and a bias and give "
         "shape (2, 4); it gave {shape}.",
-        "zh": "对于 2 个大小为 3 的输入和 units=4,该层应有 kernel 和 bias,输出形状应为 (2, 4);实际是 {shape}。",
+        "zh": "对于 2 个大小为 3 的输入和 units=4，该层应有 kernel 和 bias，输出形状应为 (2, 4)；实际是 {shape}。",
         "es": "Con 2 entradas de tamaño 3 y units=4 la capa debe tener kernel y bias y dar la forma "
         "(2, 4); dio {shape}.",
-        "ko": "크기 3인 입력 2개와 units=4이면 레이어에 kernel과 bias가 있고 출력 형태가 (2, 4)여야 하는데 "
-        "{shape}가 나왔습니다.",
+        "ko": "크기 3인 입력 2개와 units=4이면 레이어에 커널과 바이어스가 있고 출력 형태가 (2, 4)여야 하는데 "
+        "{shape}이(가) 나왔습니다.",
         "ru": "Для 2 входов размера 3 и units=4 у слоя должны быть kernel и bias, а выход формы (2, 4); "
         "получено {shape}.",
     },
     "checks.ch04.dense_values": {
         "en": "Under {policy!r} the output is not inputs @ kernel + bias (compared with a float64 computation).",
-        "zh": "在 {policy!r} 下输出不等于 inputs @ kernel + bias(与 float64 计算结果比较)。",
+        "zh": "在 {policy!r} 下输出不等于 inputs @ kernel + bias（与 float64 计算结果比较）。",
         "es": "Con {policy!r} la salida no es inputs @ kernel + bias (comparada con un cálculo en float64).",
         "ko": "{policy!r}에서 출력이 inputs @ kernel + bias와 다릅니다(float64 계산과 비교).",
-        "ru": "С политикой {policy!r} выход не равен inputs @ kernel + bias (сравнение с расчётом во float64).",
+        "ru": "С политикой {policy!r} выход не равен inputs @ kernel + bias (сравнение с расчётом в float64).",
     },
     "checks.ch04.dense_ok": {
         "en": "Right: no casts, no policy lookups. add_weight and autocasting do the work under every policy.",
-        "zh": "正确:不需要任何转换,也不需要查询策略。add_weight 和自动类型转换在每种策略下都会完成这些工作。",
+        "zh": "正确：不需要任何转换，也不需要查询策略。add_weight 和自动类型转换在每种策略下都会完成这些工作。",
         "es": "Correcto: sin conversiones ni consultas de política. add_weight y la conversión automática "
         "hacen el trabajo con cualquier política.",
         "ko": "정답입니다. 캐스팅도 정책 조회도 필요 없습니다. 모든 정책에서 add_weight와 오토캐스팅이 처리합니다.",
@@ -78,24 +78,24 @@ MESSAGES = {
     "checks.ch04.rms_overflow": {
         "en": "Under {policy!r} an input of 300 gave {value} instead of 1. 300² = 90000 is above 65504, "
         "float16's largest value: compute the mean of squares in float32, then cast back.",
-        "zh": "在 {policy!r} 下输入 300 得到了 {value},而不是 1。300² = 90000 超过了 float16 的最大值 65504:"
-        "请用 float32 计算平方的均值,再转换回来。",
+        "zh": "在 {policy!r} 下输入 300 得到了 {value}，而不是 1。300² = 90000 超过了 float16 的最大值 65504："
+        "请用 float32 计算平方的均值，再转换回来。",
         "es": "Con {policy!r} una entrada de 300 dio {value} en vez de 1. 300² = 90000 supera 65504, "
         "el mayor valor de float16: calcula la media de los cuadrados en float32 y luego convierte de vuelta.",
-        "ko": "{policy!r}에서 입력 300이 1이 아니라 {value}가 되었습니다. 300² = 90000은 float16의 최댓값 "
+        "ko": "{policy!r}에서 입력 300이 1이 아니라 {value}이(가) 되었습니다. 300² = 90000은 float16의 최댓값 "
         "65504보다 큽니다. 제곱의 평균을 float32로 계산한 뒤 되돌리세요.",
         "ru": "С политикой {policy!r} вход 300 дал {value} вместо 1. 300² = 90000 больше 65504, "
-        "наибольшего числа float16: считайте среднее квадратов во float32, затем приводите обратно.",
+        "наибольшего числа float16: считайте среднее квадратов в float32, затем приводите обратно.",
     },
     "checks.ch04.rms_ok": {
         "en": "Right: the sensitive part runs in float32 and the output is back in the compute dtype, "
         "as BatchNormalization does.",
-        "zh": "正确:敏感部分用 float32 计算,输出又回到计算 dtype,和 BatchNormalization 的做法一样。",
+        "zh": "正确：敏感部分用 float32 计算，输出又回到计算 dtype，和 BatchNormalization 的做法一样。",
         "es": "Correcto: la parte delicada se calcula en float32 y la salida vuelve al dtype de cálculo, "
         "como hace BatchNormalization.",
         "ko": "정답입니다. 민감한 부분은 float32로 계산하고 출력은 연산 dtype으로 되돌립니다. "
         "BatchNormalization과 같은 방식입니다.",
-        "ru": "Верно: чувствительная часть считается во float32, а выход возвращается в тип вычислений, "
+        "ru": "Верно: чувствительная часть считается в float32, а выход возвращается в dtype вычислений, "
         "как в BatchNormalization.",
     },
 }
