@@ -237,17 +237,22 @@ def merge_results(docs: Iterable[dict[str, Any]]) -> dict[str, Any]:
 
 
 def format_table(doc: dict[str, Any]) -> str:
-    """The rows as a text table of median times and speedups against float32."""
+    """The rows as a text table of median times and speedups against float32.
+
+    A speedup is the median over rounds of (float32 time / this time) within the same round, so
+    it need not equal the ratio of the two medians when the machine's speed drifts.
+    """
     lines = [
         f"{doc['hardware']['label']} | TensorFlow {doc['software'].get('tensorflow')} | "
         f"{doc['created'][:10]}",
-        f"{'workload':8} {'size':>5} {'xla':>3}  {'variant':30} {'median ms':>10} {'speedup':>8}",
+        f"{'workload':8} {'size':>5} {'xla':>3}  {'variant':30} {'median ms':>10} {'speedup*':>8}",
     ]
     for row in doc["rows"]:
         lines.append(
             f"{row['workload']:8} {row['size']:>5} {'on' if row['xla'] else 'off':>3}  "
             f"{variant_label(row):30} {row['median_s'] * 1e3:>10.3f} {row['speedup']:>7.2f}x"
         )
+    lines.append("* median over rounds of float32 time / this time, both timed in the same round")
     return "\n".join(lines)
 
 

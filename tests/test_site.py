@@ -1,0 +1,296 @@
+"""The website: built from book.yml by tools/build_site.py, checked in a real headless Chromium.
+
+The first tests check the one place launch URLs come from (tools/book.py) and what the build
+generates. The browser tests (marked slow) need the built site and Debian's chromium, which
+``bash scripts/site.sh --screenshots`` provides (scripts/test.sh runs it before the tests). They
+serve _build/site on 127.0.0.1, let no request leave it, and check for every language built: the
+landing page and every chapter load without a console error, maths is typeset, figures and saved
+widgets show, the language switcher leads to the same chapter in the other languages, and the
+launch buttons open this very notebook in Colab and Binder.
+"""
+
+from __future__ import annotations
+
+import doctest
+import json
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tools"))
+import book as book_yml  # noqa: E402
+import browser  # noqa: E402
+import build_site  # noqa: E402
+
+BOOK = book_yml.load()
+SITE = build_site.SITE
+# What the site must contain: every language with notebooks, the chapters it has, in book order.
+EXPECTED = {
+    lang: chapters
+    for lang in BOOK.codes
+    if (chapters := build_site.chapters_with_notebooks(BOOK, lang))
+}
+PAGES = [(lang, chapter) for lang, chapters in EXPECTED.items() for chapter in chapters]
+WIDGET_VIEW = build_site.WIDGET_VIEW
+TIMEOUT_MS = 30_000
+
+
+def notebook(lang: str, chapter: str) -> dict:
+    path = build_site.NOTEBOOKS / lang / f"{chapter}.ipynb"
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def outputs(nb: dict) -> list[dict]:
+    return [o for c in nb["cells"] if c["cell_type"] == "code" for o in c["outputs"]]
+
+
+# --- launch URLs and what the build generates (no browser) -------------------------------------
+
+
+def test_launch_urls_are_built_from_book_yml():
+    raw = yaml.safe_load((ROOT / "book.yml").read_text(encoding="utf-8"))
+    repo = raw["repository"]["url"].removeprefix("https://github.com/")
+    branch = raw["repository"]["branch"]
+    colab = BOOK.colab_url("zh", "06_loss_scaling")
+    assert colab == (
+        f"{raw['launch']['colab']}/github/{repo}/blob/{branch}/notebooks/zh/06_loss_scaling.ipynb"
+    )
+    binder = BOOK.binder_url("ko", "01_float_formats")
+    assert binder == (
+        f"{raw['launch']['binder']}/v2/gh/{repo}/{branch}"
+        "?urlpath=lab/tree/notebooks/ko/01_float_formats.ipynb"
+    )
+    assert [lang.code for lang in BOOK.languages] == [lang["code"] for lang in raw["languages"]]
+    assert BOOK.chapters == tuple(raw["chapters"])
+    assert (ROOT / "environment.yml").exists(), "Binder builds the repository's environment.yml"
+
+
+@pytest.mark.parametrize("module", [book_yml, build_site], ids=["book", "build_site"])
+def test_the_docstring_examples_of_the_site_tools_run(module):
+    result = doctest.testmod(module)
+    assert result.attempted > 0 and result.failed == 0
+
+
+@pytest.mark.parametrize(
+    ("lang", "chapter", "wrong"),
+    [("fr", "01_float_formats", "lang='fr'"), ("en", "01_floats", "chapter='01_floats'")],
+)
+def test_an_unknown_language_or_chapter_is_a_clear_error(lang, chapter, wrong):
+    with pytest.raises(ValueError, match=wrong) as error:
+        BOOK.colab_url(lang, chapter)
+    assert "is not one of" in str(error.value)
+
+
+def test_build_rejects_an_unknown_language_before_building_anything():
+    with pytest.raises(ValueError, match=r"lang='xx' is not one of \('en', 'zh'"):
+        build_site.build(["xx"])
+
+
+def test_book_yml_problems_are_named(tmp_path):
+    raw = yaml.safe_load((ROOT / "book.yml").read_text(encoding="utf-8"))
+    del raw["launch"]
+    (tmp_path / "book.yml").write_text(yaml.safe_dump(raw))
+    with pytest.raises(ValueError, match="missing key 'launch'"):
+        book_yml.load(tmp_path / "book.yml")
+    raw = yaml.safe_load((ROOT / "book.yml").read_text(encoding="utf-8"))
+    raw["repository"]["url"] = "https://gitlab.com/mpteach/mpteach"
+    (tmp_path / "book.yml").write_text(yaml.safe_dump(raw))
+    with pytest.raises(ValueError, match="must start with https://github.com/"):
+        book_yml.load(tmp_path / "book.yml")
+
+
+@pytest.mark.parametrize(("lang", "chapter"), PAGES, ids=[f"{la}/{c}" for la, c in PAGES])
+def test_the_notebook_badge_is_the_one_book_py_builds(lang, chapter):
+    title = "".join(notebook(lang, chapter)["cells"][0]["source"])
+    assert BOOK.colab_badge(lang, chapter) in title
+
+
+def test_the_site_words_exist_in_every_language():
+    table = yaml.safe_load((build_site.ASSETS / "strings.yml").read_text(encoding="utf-8"))
+    for key, texts in table.items():
+        assert set(texts) == set(BOOK.codes), f"strings.yml {key!r}: {sorted(texts)}"
+        assert all(text.strip() for text in texts.values()), f"strings.yml {key!r} has a blank"
+    assert table["title"]["en"] == BOOK.title, "the English title is book.yml's"
+
+
+def test_a_page_takes_its_badge_from_the_site_and_keeps_anchors_out_of_headings():
+    badge = f"{BOOK.colab}/assets/colab-badge.svg"
+    text = f'# 01 · Title\n\n[![Open In Colab]({badge})](url)\n\n### A `b` <a id="a-b"></a>\nBody'
+    page = build_site.page_markdown(text, badge)
+    assert badge not in page and "[![Open In Colab](colab-badge.svg)](url)" in page
+    assert '<a id="a-b"></a>\n\n### A `b`\nBody' in page
+    assert build_site.page_markdown("## No anchor\ntext", badge) == "## No anchor\ntext"
+
+
+def test_each_book_loads_its_scripts_from_the_site_and_links_the_languages_built():
+    built = {"en": ["00_start_here", "01_float_formats"], "zh": ["01_float_formats"]}
+    config = build_site.book_config(BOOK, "zh", built)
+    sphinx = config["sphinx"]["config"]
+    assert config["execute"]["execute_notebooks"] == "off"
+    scripts = [sphinx["mathjax_path"], *sphinx["nb_ipywidgets_js"]]
+    assert scripts and not any("://" in s for s in scripts), scripts
+    assert all((SITE / "zh" / "_static" / s).resolve().is_relative_to(SITE) for s in scripts)
+    header = sphinx["html_context"]["mpteach"]
+    assert header["launch"] == {
+        "01_float_formats": {
+            "colab": BOOK.colab_url("zh", "01_float_formats"),
+            "binder": BOOK.binder_url("zh", "01_float_formats"),
+        }
+    }
+    assert [(m["code"], m["root"], m["pages"]) for m in header["languages"]] == [
+        ("en", "00_start_here", built["en"]),
+        ("zh", "01_float_formats", built["zh"]),
+    ]
+    assert build_site.toc(built["en"]) == {
+        "format": "jb-book",
+        "root": "00_start_here",
+        "chapters": [{"file": "01_float_formats"}],
+    }
+
+
+# --- the built site in Chromium ------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def site() -> Path:
+    if not (SITE / "index.html").exists():
+        pytest.fail(f"no site in {SITE}: build it with `bash scripts/site.sh`")
+    missing = [f"{lang}/{c}.html" for lang, c in PAGES if not (SITE / lang / f"{c}.html").exists()]
+    assert not missing, f"the site is older than the notebooks, rebuild it: missing {missing}"
+    return SITE
+
+
+@pytest.fixture(scope="module")
+def context(site):
+    """A browser context on the served site; any request elsewhere is blocked (and so fails)."""
+    from playwright.sync_api import sync_playwright
+
+    with browser.serve(site) as base, sync_playwright() as p:
+        chromium = browser.launch(p)
+        context = chromium.new_context(base_url=base, viewport={"width": 1280, "height": 900})
+        context.set_default_timeout(TIMEOUT_MS)
+
+        def local_only(route):
+            if route.request.url.startswith(base):
+                route.continue_()
+            else:
+                route.abort("blockedbyclient")
+
+        context.route("**/*", local_only)
+        yield context
+        chromium.close()
+
+
+def open_page(context, path: str):
+    """The page at ``path``, loaded, and the list its problems are collected in."""
+    page = context.new_page()
+    problems: list[str] = []
+    page.on("console", lambda m: m.type == "error" and problems.append(f"console: {m.text}"))
+    page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+    page.on("requestfailed", lambda r: problems.append(f"request failed: {r.url} {r.failure}"))
+    page.on("response", lambda r: r.status >= 400 and problems.append(f"HTTP {r.status} {r.url}"))
+    page.goto(path)
+    page.wait_for_load_state("networkidle")
+    return page, problems
+
+
+def site_file(page, href: str) -> Path:
+    """The file under _build/site that a link on ``page`` points to."""
+    url = page.evaluate("href => new URL(href, document.baseURI).pathname", href)
+    return SITE / url.lstrip("/")
+
+
+@pytest.mark.slow
+def test_the_landing_page_offers_every_language_built(context):
+    page, problems = open_page(context, "/index.html")
+    links = page.locator("a.language")
+    assert [links.nth(i).get_attribute("hreflang") for i in range(links.count())] == list(EXPECTED)
+    for i, lang in enumerate(EXPECTED):
+        assert BOOK.language(lang).name in links.nth(i).inner_text()
+    last = list(EXPECTED)[-1]
+    links.nth(len(EXPECTED) - 1).click()
+    page.wait_for_url(f"**/{last}/{EXPECTED[last][0]}.html")
+    page.wait_for_load_state("networkidle")
+    assert problems == []
+    page.close()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("lang", "chapter"), PAGES, ids=[f"{la}/{c}" for la, c in PAGES])
+def test_a_chapter_page_shows_its_maths_figures_widgets_and_launch_links(context, lang, chapter):
+    page, problems = open_page(context, f"/{lang}/{chapter}.html")
+    nb = notebook(lang, chapter)
+
+    # Maths: MathJax typesets every formula the page has.
+    if page.locator(".math").count():
+        page.wait_for_function(
+            "() => [...document.querySelectorAll('.math')].every(m => m.querySelector('mjx-container'))"
+        )
+
+    # Figures: every stored PNG output is an image that loaded; no image anywhere is broken.
+    pngs = sum(
+        "image/png" in o.get("data", {}) and WIDGET_VIEW not in o["data"] for o in outputs(nb)
+    )
+    page.wait_for_function(
+        """n => { const all = [...document.images];
+                  const shown = [...document.querySelectorAll('.cell_output img')];
+                  return shown.length >= n && all.every(i => i.complete && i.naturalWidth > 0); }""",
+        arg=pngs,
+    )
+
+    # Widgets: each saved widget view is rendered from the saved state, not left as a script.
+    views = sum(WIDGET_VIEW in o.get("data", {}) for o in outputs(nb))
+    if views:
+        page.wait_for_function(
+            f"""() => {{ const views = [...document.querySelectorAll(
+                          'script[type="{WIDGET_VIEW}"]')];
+                        return views.length === {views} &&
+                          views.every(v => v.parentElement.querySelector('.jupyter-widgets')); }}"""
+        )
+
+    # Launch: this very notebook, in Colab and in Binder, as tools/book.py builds the URLs.
+    assert page.locator("a.mpteach-colab").get_attribute("href") == BOOK.colab_url(lang, chapter)
+    assert page.locator("a.mpteach-binder").get_attribute("href") == BOOK.binder_url(lang, chapter)
+
+    # The switcher: the same chapter in each language that has it, else that language's first page.
+    items = page.locator(".mpteach-languages a.dropdown-item")
+    targets = {items.nth(i).get_attribute("hreflang"): items.nth(i) for i in range(items.count())}
+    assert list(targets) == list(EXPECTED)
+    for other, link in targets.items():
+        wanted = chapter if chapter in EXPECTED[other] else EXPECTED[other][0]
+        path = site_file(page, link.get_attribute("href"))
+        assert path == SITE / other / f"{wanted}.html" and path.exists()
+
+    assert problems == []
+    page.close()
+
+
+def switches() -> list[tuple[str, str, str]]:
+    """Each language built switches to the next one (the last to the first), on a chapter both have;
+    the chapter tests check every switcher link of every page."""
+    langs, pairs = list(EXPECTED), []
+    for lang, other in zip(langs, langs[1:] + langs[:1], strict=True):
+        shared = [c for c in EXPECTED[lang] if c in EXPECTED[other]]
+        if other != lang and shared:
+            pairs.append((lang, other, shared[0]))
+    return pairs
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("lang", "other", "chapter"), switches())
+def test_the_language_switcher_reaches_the_same_chapter(context, lang, other, chapter):
+    page, problems = open_page(context, f"/{lang}/{chapter}.html")
+    page.locator(".mpteach-languages button").click()
+    page.locator(f'.mpteach-languages a[hreflang="{other}"]').click()
+    page.wait_for_url(f"**/{other}/{chapter}.html")
+    page.wait_for_load_state("networkidle")
+    sphinx_lang = build_site.SPHINX_LANGUAGE.get(other, other).replace("_", "-")
+    assert page.locator("html").get_attribute("lang") == sphinx_lang
+    assert page.locator(".mpteach-languages button").inner_text().strip() == (
+        BOOK.language(other).name
+    )
+    assert problems == []
+    page.close()

@@ -1,0 +1,336 @@
+"""Build the course website offline from book.yml: one Jupyter Book per language and a landing page.
+
+    python tools/build_site.py                  # every language with notebooks -> _build/site/
+    python tools/build_site.py --lang en zh     # a site of these languages only
+    python tools/build_site.py --screenshots    # then write PNGs of a chapter per language
+                                                #   under _build/screenshots/ (needs chromium, playwright)
+
+``bash scripts/site.sh`` installs what this needs (Jupyter Book 1.x in .venv-book, MathJax and the
+widget renderer from npm in site/node_modules, chromium) and then runs it.
+
+For each language of book.yml that has notebooks in ``notebooks/<lang>/``, the notebooks of book.yml's
+chapters are staged in ``_build/book/<lang>/`` with a generated ``_config.yml`` and ``_toc.yml``, and
+Jupyter Book 1.x renders them, without executing them, to ``_build/site/<lang>/``. The pages show the
+stored outputs; widgets render from the saved widget state. MathJax and the widget renderer are copied
+once into ``_build/site/_vendor/`` and every page loads them from there, so the site needs no CDN.
+Every chapter page carries "Open in Colab" and Binder buttons (URLs from tools/book.py) and a
+language switcher that leads to the same chapter in every other language built.
+"""
+
+from __future__ import annotations
+
+import argparse
+import html
+import json
+import re
+import shutil
+import string
+import subprocess
+import sys
+from pathlib import Path
+
+import yaml
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import book as book_yml  # noqa: E402
+
+ROOT = book_yml.ROOT
+NOTEBOOKS = ROOT / "notebooks"
+ASSETS = ROOT / "site"
+NODE_MODULES = ASSETS / "node_modules"
+BUILD = ROOT / "_build"
+STAGING = BUILD / "book"
+SITE = BUILD / "site"
+SCREENSHOTS = BUILD / "screenshots"
+
+VENDOR = "_vendor"
+"""Folder of the site's own copies of MathJax and the widget renderer; not ``_static``, where
+Sphinx would add a ``<script>`` tag for every one of MathJax's files."""
+VENDOR_SOURCES = {
+    "mathjax": NODE_MODULES / "mathjax" / "es5",
+    "html-manager": NODE_MODULES / "@jupyter-widgets" / "html-manager" / "dist",
+}
+# Sphinx puts a relative script path under the language's _static/; from there, two levels up is the
+# site's root, where every language shares one copy.
+FROM_STATIC = f"../../{VENDOR}"
+MATHJAX = f"{FROM_STATIC}/mathjax/tex-mml-chtml.js"
+WIDGETS_EMBED = f"{FROM_STATIC}/html-manager/embed.js"  # standalone: needs no require.js
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
+SPHINX_LANGUAGE = {"zh": "zh_CN"}
+"""Sphinx's name for a language where it differs from book.yml's code."""
+
+SCREENSHOT_CHAPTER = "01_float_formats"  # maths, figures and a widget on one page
+
+
+def strings(lang: str) -> dict[str, str]:
+    """The site's own words (site/strings.yml) in ``lang``."""
+    table = yaml.safe_load((ASSETS / "strings.yml").read_text(encoding="utf-8"))
+    return {key: texts[lang] for key, texts in table.items()}
+
+
+def chapters_with_notebooks(book: book_yml.Book, lang: str) -> list[str]:
+    """book.yml's chapters (in book order) that ``notebooks/<lang>/`` has a notebook for."""
+    return [c for c in book.chapters if (NOTEBOOKS / lang / f"{c}.ipynb").exists()]
+
+
+# A heading's stable anchor (tools/translations.py anchors): "## Title <a id="slug"></a>".
+HEADING_ANCHOR = re.compile(r'^(#{1,6} .*?)[ \t]*<a id="([^"]+)"></a>[ \t]*$', re.MULTILINE)
+
+
+def page_markdown(text: str, remote_badge: str) -> str:
+    """A markdown cell as the site shows it.
+
+    - The Colab badge image comes from the site itself (no request leaves it).
+    - A heading's anchor moves just above the heading: inside it, Sphinx would copy the ``<a>``
+      into the page's table of contents, nested in a link, which breaks the theme's scroll spy.
+
+    >>> page_markdown('## Goals <a id="goals"></a>\\ntext', "https://x/badge.svg")
+    '<a id="goals"></a>\\n\\n## Goals\\ntext'
+    """
+    text = text.replace(remote_badge, "colab-badge.svg")
+    return HEADING_ANCHOR.sub(r'<a id="\2"></a>\n\n\1', text)
+
+
+def stage_notebook(book: book_yml.Book, source: Path, target: Path) -> None:
+    """Copy a notebook for the book, its markdown cells as :func:`page_markdown` makes them."""
+    nb = json.loads(source.read_text(encoding="utf-8"))
+    remote_badge = f"{book.colab}/assets/colab-badge.svg"
+    for cell in nb["cells"]:
+        if cell["cell_type"] == "markdown":
+            cell["source"] = page_markdown("".join(cell["source"]), remote_badge)
+    target.write_text(json.dumps(nb, ensure_ascii=False), encoding="utf-8")
+
+
+def language_menu(book: book_yml.Book, built: dict[str, list[str]]) -> list[dict]:
+    return [
+        {"code": lang, "name": book.language(lang).name, "root": chapters[0], "pages": chapters}
+        for lang, chapters in built.items()
+    ]
+
+
+def book_config(book: book_yml.Book, lang: str, built: dict[str, list[str]]) -> dict:
+    """The ``_config.yml`` of the ``lang`` book."""
+    chapters = built[lang]
+    header = {
+        "lang": lang,
+        "language_name": book.language(lang).name,
+        "text": strings(lang),
+        "chapters": list(book.chapters),
+        "languages": language_menu(book, built),
+        "launch": {
+            c: {"colab": book.colab_url(lang, c), "binder": book.binder_url(lang, c)}
+            for c in chapters
+        },
+    }
+    # Widget views first, then the rest in myst-nb's usual order, so pages show the saved widgets.
+    mime_order = [WIDGET_VIEW, "application/javascript", "text/html", "image/svg+xml", "image/png"]
+    mime_order += ["image/jpeg", "text/markdown", "text/latex", "text/plain"]
+    return {
+        "title": header["text"]["title"],
+        "author": book.author,
+        "copyright": "",
+        "only_build_toc_files": True,
+        "execute": {"execute_notebooks": "off"},  # the stored outputs are what pages show
+        "repository": {
+            "url": book.repository_url,
+            "path_to_book": f"notebooks/{lang}",
+            "branch": book.branch,
+        },
+        "html": {"use_repository_button": True, "home_page_in_navbar": True},
+        "sphinx": {
+            "recursive_update": True,
+            "local_extensions": {"mpteach_sphinx": str(ASSETS)},
+            "config": {
+                "language": SPHINX_LANGUAGE.get(lang, lang),
+                "templates_path": [str(ASSETS / "templates")],
+                "html_static_path": [str(ASSETS / "static")],
+                "html_css_files": ["mpteach-site.css"],
+                "html_js_files": ["mpteach-site.js"],
+                # The notebooks' figures and widgets are drawn on white: light mode first.
+                "html_context": {"mpteach": header, "default_mode": "light"},
+                "html_theme_options": {
+                    "article_header_end": ["mpteach-header.html", "article-header-buttons.html"],
+                },
+                "mathjax_path": MATHJAX,
+                "nb_ipywidgets_js": {WIDGETS_EMBED: {}},
+                "nb_mime_priority_overrides": [
+                    ["html", mime, priority] for priority, mime in enumerate(mime_order)
+                ],
+            },
+        },
+    }
+
+
+def toc(chapters: list[str]) -> dict:
+    toc = {"format": "jb-book", "root": chapters[0]}
+    if chapters[1:]:
+        toc["chapters"] = [{"file": c} for c in chapters[1:]]
+    return toc
+
+
+def jupyter_book() -> str:
+    """The ``jupyter-book`` 1.x command: beside this Python, in .venv-book, or on PATH."""
+    candidates = [
+        Path(sys.executable).parent / "jupyter-book",
+        ROOT / ".venv-book/bin/jupyter-book",
+    ]
+    found = [str(c) for c in candidates if c.exists()] + [shutil.which("jupyter-book") or ""]
+    for command in filter(None, found):
+        version = subprocess.run([command, "--version"], capture_output=True, text=True).stdout
+        if re.search(r"Jupyter Book\s*:\s*1\.", version):
+            return command
+    sys.exit(
+        "build_site: Jupyter Book 1.x not found: run `bash scripts/site.sh` (installs .venv-book)"
+    )
+
+
+def build_language(
+    book: book_yml.Book, lang: str, built: dict[str, list[str]], command: str
+) -> None:
+    """Stage the ``lang`` notebooks and render them with Jupyter Book to ``_build/site/<lang>/``."""
+    source, work = STAGING / lang, STAGING / f"{lang}-output"
+    shutil.rmtree(source, ignore_errors=True)
+    source.mkdir(parents=True)
+    for chapter in built[lang]:
+        notebook = NOTEBOOKS / lang / f"{chapter}.ipynb"
+        stage_notebook(book, notebook, source / notebook.name)
+    shutil.copy(ASSETS / "static" / "colab-badge.svg", source)
+    dump = {"allow_unicode": True, "sort_keys": False}
+    (source / "_config.yml").write_text(yaml.safe_dump(book_config(book, lang, built), **dump))
+    (source / "_toc.yml").write_text(yaml.safe_dump(toc(built[lang]), **dump))
+
+    shutil.rmtree(work, ignore_errors=True)
+    run = subprocess.run(
+        [command, "build", str(source), "--path-output", str(work), "--builder", "html"],
+        capture_output=True,
+        text=True,
+    )
+    log = run.stdout + run.stderr
+    (STAGING / f"{lang}.log").write_text(log, encoding="utf-8")
+    warnings = [line for line in log.splitlines() if "WARNING" in line or "ERROR" in line]
+    for line in warnings:
+        print(f"  {line}")
+    if run.returncode != 0:
+        print(log[-4000:])
+        sys.exit(f"build_site: Jupyter Book failed for {lang!r} (log: {STAGING / f'{lang}.log'})")
+    target = SITE / lang
+    shutil.rmtree(target, ignore_errors=True)
+    shutil.copytree(work / "_build" / "html", target)
+    print(f"  {lang}: {len(built[lang])} chapters -> {target.relative_to(ROOT)}/")
+
+
+def copy_vendor() -> None:
+    """MathJax and the widget renderer, from site/node_modules into the site."""
+    missing = [str(p.relative_to(ROOT)) for p in VENDOR_SOURCES.values() if not p.exists()]
+    if missing:
+        sys.exit(f"build_site: {', '.join(missing)} missing: run `npm ci --prefix site`")
+    for name, source in VENDOR_SOURCES.items():
+        target = SITE / VENDOR / name
+        shutil.rmtree(target, ignore_errors=True)
+        # The AMD builds and source maps are not loaded; leave them out.
+        shutil.copytree(source, target, ignore=shutil.ignore_patterns("*-amd.js", "*.map"))
+
+
+def landing_page(book: book_yml.Book, built: dict[str, list[str]]) -> str:
+    """``index.html`` of the site: one card per language, in that language."""
+    cards = []
+    for lang, chapters in built.items():
+        text = strings(lang)
+        cards.append(
+            f'    <a class="language" href="{lang}/index.html" hreflang="{lang}" lang="{lang}">\n'
+            f'      <span class="name">{html.escape(book.language(lang).name)}</span>\n'
+            f'      <span class="title">{html.escape(text["title"])}</span>\n'
+            f'      <span class="tagline">{html.escape(text["tagline"])}</span>\n'
+            f'      <span class="meta">{html.escape(text["chapters"].format(n=len(chapters)))}</span>\n'
+            f'      <span class="start">{html.escape(text["start"])} →</span>\n'
+            "    </a>"
+        )
+    template = string.Template((ASSETS / "landing.html").read_text(encoding="utf-8"))
+    return template.substitute(
+        title=html.escape(book.title),
+        author=html.escape(book.author),
+        repository=html.escape(book.repository_url),
+        languages="\n".join(cards),
+    )
+
+
+def build(langs: list[str] | None = None) -> dict[str, list[str]]:
+    """Build the site; returns the chapters built per language."""
+    book = book_yml.load()
+    for lang in langs or []:
+        book.language(lang)  # a clear error for a code book.yml does not know
+    built = {}
+    for lang in langs or book.codes:
+        chapters = chapters_with_notebooks(book, lang)
+        if chapters:
+            built[lang] = chapters
+        else:
+            print(f"build_site: skipping {lang!r}: notebooks/{lang}/ has no chapter notebooks yet")
+    if not built:
+        sys.exit("build_site: no notebooks to build")
+    command = jupyter_book()
+    SITE.mkdir(parents=True, exist_ok=True)
+    for lang in built:
+        print(f"build_site: {lang} ({book.language(lang).name})")
+        build_language(book, lang, built, command)
+    for stale in sorted(p for p in SITE.iterdir() if p.is_dir() and p.name in book.codes):
+        if stale.name not in built:  # a language built earlier whose notebooks are gone
+            shutil.rmtree(stale)
+    copy_vendor()
+    (SITE / "index.html").write_text(landing_page(book, built), encoding="utf-8")
+    (SITE / ".nojekyll").write_text("")  # GitHub Pages: serve the _static/ folders as they are
+    print(f"build_site: {SITE.relative_to(ROOT)}/index.html ({', '.join(built)})")
+    return built
+
+
+def screenshots(built: dict[str, list[str]]) -> list[Path]:
+    """PNGs of the landing page and of one chapter per language (its top and its first widget)."""
+    import browser
+    from playwright.sync_api import sync_playwright
+
+    shutil.rmtree(SCREENSHOTS, ignore_errors=True)
+    SCREENSHOTS.mkdir(parents=True)
+    written = []
+    with browser.serve(SITE) as base, sync_playwright() as p:
+        chromium = browser.launch(p)
+        page = chromium.new_page(viewport={"width": 1280, "height": 900})
+        page.goto(f"{base}/index.html")
+        written.append(SCREENSHOTS / "landing.png")
+        page.screenshot(path=written[-1])
+        for lang, chapters in built.items():
+            chapter = SCREENSHOT_CHAPTER if SCREENSHOT_CHAPTER in chapters else chapters[0]
+            page.goto(f"{base}/{lang}/{chapter}.html")
+            page.wait_for_load_state("load")
+            if page.locator(".math").count():
+                page.wait_for_selector("mjx-container", timeout=20_000)
+            written.append(SCREENSHOTS / f"{lang}-{chapter}.png")
+            page.screenshot(path=written[-1])
+            widget = page.locator(".widget-slider, .jupyter-widgets").first
+            if widget.count():
+                widget.scroll_into_view_if_needed()
+                written.append(SCREENSHOTS / f"{lang}-{chapter}-widget.png")
+                page.screenshot(path=written[-1])
+        chromium.close()
+    for path in written:
+        print(f"build_site: screenshot {path.relative_to(ROOT)}")
+    return written
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--lang", nargs="+", help="languages to build (default: all with notebooks)"
+    )
+    parser.add_argument("--screenshots", action="store_true", help="also write _build/screenshots/")
+    args = parser.parse_args(argv)
+    try:
+        built = build(args.lang)
+    except ValueError as error:
+        sys.exit(f"build_site: {error}")
+    if args.screenshots:
+        screenshots(built)
+
+
+if __name__ == "__main__":
+    main()
