@@ -9,22 +9,23 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from pathlib import Path
 
 import pytest
-import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
-BOOK = yaml.safe_load((ROOT / "book.yml").read_text())
-LANGS = [lang["code"] for lang in BOOK["languages"]]
-REPO = BOOK["repository"]["url"].removeprefix("https://github.com/")
-BRANCH = BOOK["repository"]["branch"]
+sys.path.insert(0, str(ROOT / "tools"))
+import book  # noqa: E402  (the one place launch URLs come from)
+
+BOOK = book.load()
+LANGS = list(BOOK.codes)
 IGNORE_TAG = "nbval-ignore-output"
 IGNORE_REASONS = {"timing", "widget", "random", "hardware"}
 
 
 def notebooks(lang: str) -> list[Path]:
-    return [ROOT / "notebooks" / lang / f"{chapter}.ipynb" for chapter in BOOK["chapters"]]
+    return [ROOT / "notebooks" / lang / f"{chapter}.ipynb" for chapter in BOOK.chapters]
 
 
 EXISTING = [p for lang in LANGS for p in notebooks(lang) if p.exists()]
@@ -72,12 +73,11 @@ def test_top_cells_are_the_badge_and_the_setup(path):
     lang, chapter = path.parent.name, path.stem
     title, setup = nb["cells"][0], nb["cells"][1]
     assert title["cell_type"] == "markdown" and source(title).startswith(f"# {chapter[:2]} ")
-    badge = f"https://colab.research.google.com/github/{REPO}/blob/{BRANCH}/notebooks/{lang}/{chapter}.ipynb"
-    assert badge in source(title), "the Colab badge must open this very notebook"
+    assert BOOK.colab_url(lang, chapter) in source(title), "the Colab badge must open this notebook"
     assert setup["cell_type"] == "code" and role(setup) == "setup"
     code = source(setup)
     (install,) = re.findall(r"%pip install[^\n]*", code)
-    assert f"git+https://github.com/{REPO}" in install
+    assert f"git+{BOOK.repository_url}" in install
     assert "tensorflow" not in install and "ipywidgets" not in install, (
         "never reinstall Colab's stack"
     )
