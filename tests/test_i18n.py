@@ -26,7 +26,9 @@ def test_every_language_has_the_message_with_the_same_placeholders(key):
     assert set(texts) == set(i18n.LANGUAGES), f"{key}: languages {sorted(texts)}"
     for lang, text in texts.items():
         assert text.strip(), f"{key}[{lang}] is empty"
-        assert _fields(text) == _fields(texts["en"]), f"{key}[{lang}] placeholders differ from English"
+        assert _fields(text) == _fields(texts["en"]), (
+            f"{key}[{lang}] placeholders differ from English"
+        )
 
 
 @pytest.mark.parametrize("key", sorted(i18n.catalogue()))
@@ -36,7 +38,9 @@ def test_messages_with_words_are_written_in_their_language(key):
     if len(re.findall(r"[A-Za-z]{3,}", english_words)) < 2:
         return  # a symbol, a unit or a code name: nothing to translate
     for lang, script in SCRIPT.items():
-        assert script.search(texts[lang]), f"{key}[{lang}] is not written in its language: {texts[lang]!r}"
+        assert script.search(texts[lang]), (
+            f"{key}[{lang}] is not written in its language: {texts[lang]!r}"
+        )
     assert texts["es"] != texts["en"], f"{key}[es] is the English text"
 
 
