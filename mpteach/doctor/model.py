@@ -67,7 +67,7 @@ def check_model(
     >>> report.codes
     ('no-loss-scaling', 'half-softmax')
     >>> print(report[1].what("es"))
-    El softmax final se calcula en float16.
+    La softmax final se calcula en float16.
     """
     hw = _check_arguments(model, optimizer, loss, hardware)
     check_language(lang)
