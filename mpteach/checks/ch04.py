@@ -26,6 +26,17 @@ def _run(layer: Any, inputs: Any, policy: str) -> tuple[Any, Feedback | None]:
         return None, failed("checks.ch04.raised", policy=policy, error=type(error).__name__)
 
 
+def _output_dtype(layer: Any, outputs: Any, policy: str) -> Feedback | None:
+    import keras
+
+    dtype = keras.backend.standardize_dtype(outputs.dtype)
+    if dtype != layer.compute_dtype:
+        return failed(
+            "checks.ch04.output_dtype", policy=policy, dtype=dtype, compute=layer.compute_dtype
+        )
+    return None
+
+
 def dense_layer(answer: Any) -> Feedback:
     """``answer(units)`` is a Dense-like layer: ``inputs @ kernel + bias`` under every policy."""
     if (problem := _layer_class(answer)) is not None:
@@ -48,11 +59,8 @@ def dense_layer(answer: Any) -> Feedback:
             )
         if problem is not None:
             return problem
-        dtype = keras.backend.standardize_dtype(outputs.dtype)
-        if dtype != layer.compute_dtype:
-            return failed(
-                "checks.ch04.output_dtype", policy=policy, dtype=dtype, compute=layer.compute_dtype
-            )
+        if (problem := _output_dtype(layer, outputs, policy)) is not None:
+            return problem
         if tuple(outputs.shape) != (2, 4) or len(layer.weights) != 2:
             return failed("checks.ch04.dense_shape", shape=tuple(outputs.shape))
         kernel, bias = sorted(
@@ -78,11 +86,8 @@ def rms_norm_layer(answer: Any) -> Feedback:
         outputs, problem = _run(layer, inputs, policy)
         if problem is not None:
             return problem
-        dtype = keras.backend.standardize_dtype(outputs.dtype)
-        if dtype != layer.compute_dtype:
-            return failed(
-                "checks.ch04.output_dtype", policy=policy, dtype=dtype, compute=layer.compute_dtype
-            )
+        if (problem := _output_dtype(layer, outputs, policy)) is not None:
+            return problem
         got = np.asarray(keras.ops.convert_to_numpy(outputs), "float64")
         if not np.all(np.isfinite(got)) or not np.allclose(got, 1.0, atol=1e-2):
             return failed("checks.ch04.rms_overflow", policy=policy, value=float(got.flat[0]))
