@@ -57,10 +57,31 @@ def test_figures_use_the_language_only_where_a_font_shows_it(monkeypatch):
         assert lang == "en"  # no CJK font: English text rather than empty boxes
     with _common.figure_text("ru") as lang:
         assert lang == "ru"  # the default font has Cyrillic
+    monkeypatch.setitem(matplotlib.rcParams, "font.family", ["sans-serif"])
     monkeypatch.setattr(_common, "_font_showing", lambda characters: "Some CJK Font")
     with _common.figure_text("ko") as lang:
-        assert lang == "ko" and matplotlib.rcParams["font.sans-serif"][0] == "Some CJK Font"
-    assert matplotlib.rcParams["font.sans-serif"][0] != "Some CJK Font"
+        assert lang == "ko"
+    # The font stays a fallback after the block: figures are drawn later, when shown.
+    assert matplotlib.rcParams["font.family"] == ["sans-serif", "Some CJK Font"]
+
+
+def test_a_figure_in_chinese_draws_every_glyph_where_a_font_has_them(monkeypatch):
+    import warnings
+
+    import matplotlib
+
+    from mpteach import formats
+    from mpteach.widgets import _common
+    from mpteach.widgets.float_explorer import draw_bits
+
+    if _common._font_showing("格式值") is None:
+        pytest.skip("no CJK font installed (scripts/site.sh installs fonts-noto-cjk)")
+    monkeypatch.setitem(matplotlib.rcParams, "font.family", ["sans-serif"])
+    figure = draw_bits(formats.represent_all(0.1, ("float16",)), lang="zh")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # "Glyph ... missing from font(s)" is a UserWarning
+        figure.canvas.draw()
+    assert any("二进制" in t.get_text() for t in figure.findobj(matplotlib.text.Text))
 
 
 def test_message_line():

@@ -135,12 +135,21 @@ class Message(widgets.HTML):
 
 
 _SAMPLE_CHARACTERS = {"zh": "格式值", "ko": "형식값"}  # languages the default font cannot show
+_REGION = {"格式值": " SC", "형식값": " KR"}  # CJK fonts' regional variants draw these best
 
 
 @cache
 def _font_showing(characters: str) -> str | None:
-    """The name of an installed font that has glyphs for all ``characters``, if any."""
-    for entry in font_manager.fontManager.ttflist:
+    """The name of an installed font that has glyphs for all ``characters``, if any.
+
+    Sans-serif fonts of the script's own region come first (``Noto Sans CJK SC`` for Chinese).
+    """
+    region = _REGION.get(characters, "")
+
+    def preference(entry: font_manager.FontEntry) -> tuple[bool, bool]:
+        return ("Sans" not in entry.name, not entry.name.endswith(region))
+
+    for entry in sorted(font_manager.fontManager.ttflist, key=preference):
         if entry.name.startswith("Last Resort"):  # matplotlib's own: boxes for every character
             continue
         try:
@@ -156,8 +165,8 @@ def _font_showing(characters: str) -> str | None:
 def figure_text(lang: str | None) -> Iterator[str]:
     """Create a figure's text inside this block; it yields the language to write it in.
 
-    That is ``lang`` (default: the current language) when a font can show it, found once and
-    put first in ``font.family`` for this block only; otherwise ``"en"``.
+    That is ``lang`` (default: the current language) when an installed font can show it (that
+    font is then added to matplotlib's font fallbacks); otherwise ``"en"``.
 
     >>> with figure_text("es") as lang:
     ...     lang
@@ -168,9 +177,12 @@ def figure_text(lang: str | None) -> Iterator[str]:
     font = _font_showing(sample) if sample else None
     if sample and font is None:
         lang = "en"
-    families = [font] + list(matplotlib.rcParams["font.sans-serif"]) if font else None
-    with matplotlib.rc_context({"font.sans-serif": families} if families else {}):
-        yield lang
+    elif font is not None and font not in matplotlib.rcParams["font.family"]:
+        # Added for good, not for this block: fonts are looked up when the figure is drawn,
+        # after the block (when the notebook shows it). Last in the family list, it changes no
+        # Latin text; matplotlib falls back to it glyph by glyph.
+        matplotlib.rcParams["font.family"] = [*matplotlib.rcParams["font.family"], font]
+    yield lang
 
 
 def new_figure(width: float, height: float) -> Figure:
