@@ -40,10 +40,9 @@ def largest_float16(answer: object) -> Feedback:
     value = _number(answer)
     if value is None:
         return failed("checks.ch01.need_number", actual=type(answer).__name__)
-    largest = formats.float_format("float16").max
+    float16 = formats.float_format("float16")
+    largest, threshold = float16.max, float16.overflow_threshold  # 65504; inf from 65520
     stored = float(formats.cast(value, "float16"))
-    # values round to inf from half a step above the largest (65504 + 32 / 2 = 65520)
-    threshold = largest + (largest - float(formats.next_down(largest, "float16"))) / 2
     texts = {"largest": f"{largest:g}", "threshold": f"{threshold:g}"}
     if value == largest:
         return passed("checks.ch01.largest_ok", **texts)
