@@ -14,6 +14,7 @@ False
 from __future__ import annotations
 
 import html
+import numbers
 from dataclasses import dataclass
 
 from mpteach.i18n import t
@@ -53,6 +54,22 @@ def unanswered(answer: object) -> Feedback | None:
     if answer is Ellipsis:
         return failed("checks.unanswered")
     return None
+
+
+def number(answer: object) -> float | None:
+    """``answer`` as a float if it is a real number (``True`` is not), else ``None``.
+
+    >>> number(2**-8), number("0.5"), number(True)
+    (0.00390625, None, None)
+    """
+    if isinstance(answer, bool) or not isinstance(answer, numbers.Real):
+        return None
+    return float(answer)
+
+
+def not_a_number(answer: object) -> Feedback:
+    """The feedback for an answer that should have been a number."""
+    return failed("checks.need_number", actual=type(answer).__name__)
 
 
 def __getattr__(name: str) -> object:

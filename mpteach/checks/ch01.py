@@ -17,29 +17,21 @@ True
 from __future__ import annotations
 
 import math
-import numbers
 
 from mpteach import formats
-from mpteach.checks import Feedback, failed, passed, unanswered
+from mpteach.checks import Feedback, failed, not_a_number, number, passed, unanswered
 
 SQUARE_FORMATS = ("float32", "bfloat16", "float16")
 """The formats exercise 2 asks about."""
-
-
-def _number(answer: object) -> float | None:
-    """``answer`` as a float, or ``None`` if it is not a real number."""
-    if isinstance(answer, bool) or not isinstance(answer, numbers.Real):
-        return None
-    return float(answer)
 
 
 def largest_float16(answer: object) -> Feedback:
     """Exercise 1: the largest finite float16 value."""
     if (reminder := unanswered(answer)) is not None:
         return reminder
-    value = _number(answer)
+    value = number(answer)
     if value is None:
-        return failed("checks.ch01.need_number", actual=type(answer).__name__)
+        return not_a_number(answer)
     float16 = formats.float_format("float16")
     largest, threshold = float16.max, float16.overflow_threshold  # 65504; inf from 65520
     stored = float(formats.cast(value, "float16"))
@@ -90,9 +82,9 @@ def smallest_update(answer: object) -> Feedback:
     """Exercise 3: the smallest power-of-two update that still changes a float16 weight of 1.0."""
     if (reminder := unanswered(answer)) is not None:
         return reminder
-    value = _number(answer)
+    value = number(answer)
     if value is None:
-        return failed("checks.ch01.need_number", actual=type(answer).__name__)
+        return not_a_number(answer)
     if value <= 0 or math.frexp(value)[0] != 0.5:  # powers of two have mantissa exactly 0.5
         return failed("checks.ch01.update_not_power", answer=f"{value:g}")
     step = weight_update_changes(value)

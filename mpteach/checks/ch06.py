@@ -17,10 +17,9 @@ True
 from __future__ import annotations
 
 import math
-import numbers
 
 from mpteach import formats
-from mpteach.checks import Feedback, failed, passed, unanswered
+from mpteach.checks import Feedback, failed, not_a_number, number, passed, unanswered
 from mpteach.loss_scale import DEFAULT_GROWTH_STEPS, DEFAULT_INITIAL_SCALE
 from mpteach.simulate import replay
 
@@ -35,12 +34,6 @@ LIMIT = 2.0**10
 """Exercise 3: the gradients overflow float16 at any scale above this."""
 
 
-def _number(answer: object) -> float | None:
-    if isinstance(answer, bool) or not isinstance(answer, numbers.Real):
-        return None
-    return float(answer)
-
-
 def _is_power_of_two(value: float) -> bool:
     return value > 0 and math.isfinite(value) and math.frexp(value)[0] == 0.5
 
@@ -53,9 +46,9 @@ def smallest_scale(answer: object) -> Feedback:
     """Exercise 1: the smallest power-of-two scale that lifts ``GRADIENT`` into float16's normal range."""
     if (reminder := unanswered(answer)) is not None:
         return reminder
-    scale = _number(answer)
+    scale = number(answer)
     if scale is None:
-        return failed("checks.wrong_type", expected="a number", actual=type(answer).__name__)
+        return not_a_number(answer)
     if not _is_power_of_two(scale):
         return failed("checks.ch06.scale_not_power", answer=f"{scale:g}")
     normal = formats.float_format("float16").smallest_normal
@@ -75,9 +68,9 @@ def scale_after(answer: object) -> Feedback:
     """Exercise 2: the loss scale after the steps of ``SEQUENCE``."""
     if (reminder := unanswered(answer)) is not None:
         return reminder
-    value = _number(answer)
+    value = number(answer)
     if value is None:
-        return failed("checks.wrong_type", expected="a number", actual=type(answer).__name__)
+        return not_a_number(answer)
     scale, _ = replay(SEQUENCE, initial_scale=START, growth_steps=GROWTH)
     expected = float(scale[-1])
     path = " → ".join(f"{s:g}" for s in scale)
@@ -97,7 +90,7 @@ def defaults_asymmetry(answer: object) -> Feedback:
     try:
         skipped, climb = answer  # type: ignore[misc]
     except (TypeError, ValueError):
-        return failed("checks.wrong_type", expected="a pair (skipped, climb)", actual=repr(answer))
+        return failed("checks.wrong_type", expected="(skipped, climb)", actual=repr(answer))
     octaves = round(math.log2(DEFAULT_INITIAL_SCALE / LIMIT))
     texts = {"start": f"{DEFAULT_INITIAL_SCALE:g}", "limit": f"{LIMIT:g}", "octaves": octaves}
     if skipped != octaves:

@@ -83,7 +83,7 @@ def train_step(step: object) -> Feedback:
     if (reminder := unanswered(step)) is not None:
         return reminder
     if not callable(step):
-        return failed("checks.wrong_type", expected="a function", actual=type(step).__name__)
+        return failed("checks.wrong_type", expected="callable", actual=type(step).__name__)
     try:
         ratio, returned, true_loss = _update_ratio(step)
     except Exception as error:  # the learner's code: report, don't crash the notebook
@@ -109,7 +109,7 @@ def iterations_after(answer: object) -> Feedback:
     if (reminder := unanswered(answer)) is not None:
         return reminder
     if isinstance(answer, bool) or not isinstance(answer, numbers.Integral):
-        return failed("checks.wrong_type", expected="a whole number", actual=type(answer).__name__)
+        return failed("checks.wrong_type", expected="int", actual=type(answer).__name__)
     applied = sum(STEPS)
     scale, _ = replay(STEPS, initial_scale=SCALE, growth_steps=2000)
     texts = {"applied": applied, "skipped": len(STEPS) - applied, "scale": f"{scale[-1]:g}"}
@@ -133,7 +133,7 @@ def fixed_scale(answer: object) -> Feedback:
         return failed("checks.ch07.fixed_is_lso")
     if not isinstance(answer, keras.optimizers.Optimizer):
         return failed(
-            "checks.wrong_type", expected="a keras optimizer", actual=type(answer).__name__
+            "checks.wrong_type", expected="keras.optimizers.Optimizer", actual=type(answer).__name__
         )
     if not isinstance(answer, keras.optimizers.SGD):
         return failed("checks.ch07.fixed_not_sgd", name=type(answer).__name__)

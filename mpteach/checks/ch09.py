@@ -17,12 +17,11 @@ True
 from __future__ import annotations
 
 import math
-import numbers
 import re
 from typing import Any
 
 from mpteach import formats
-from mpteach.checks import Feedback, failed, passed, unanswered
+from mpteach.checks import Feedback, failed, not_a_number, number, passed, unanswered
 from mpteach.policy import PolicyMap
 
 SPAN = (1e-6, 10.0)
@@ -67,7 +66,7 @@ def format_for_span(answer: object) -> Feedback:
     if (reminder := unanswered(answer)) is not None:
         return reminder
     if not isinstance(answer, str):
-        return failed("checks.wrong_type", expected="a format name (str)", actual=repr(answer))
+        return failed("checks.wrong_type", expected="str", actual=repr(answer))
     name = _format_name(answer)
     if name not in FLOAT8:
         choices = ", ".join(repr(n) for n in FLOAT8)
@@ -88,12 +87,6 @@ def format_for_span(answer: object) -> Feedback:
     return passed("checks.ch09.span_ok", **texts)
 
 
-def _number(answer: object) -> float | None:
-    if isinstance(answer, bool) or not isinstance(answer, numbers.Real):
-        return None
-    return float(answer)
-
-
 def _close(a: float, b: float) -> bool:
     return math.isclose(a, b, rel_tol=1e-3)
 
@@ -102,9 +95,9 @@ def delayed_scale(answer: object) -> Feedback:
     """Exercise 2: the scale Keras's delayed scaling gives the inputs after :data:`AMAX_HISTORY`."""
     if (reminder := unanswered(answer)) is not None:
         return reminder
-    value = _number(answer)
+    value = number(answer)
     if value is None:
-        return failed("checks.wrong_type", expected="a number", actual=repr(answer))
+        return not_a_number(answer)
     fmt_max = formats.float_format(INPUTS_FORMAT).max
     amax = max(AMAX_HISTORY)
     expected = amax / fmt_max

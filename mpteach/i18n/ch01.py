@@ -1,13 +1,6 @@
 """Messages of chapter 01 (floating-point formats): its self-checks."""
 
 MESSAGES = {
-    "checks.ch01.need_number": {
-        "en": "Expected a number (such as 1000.0 or 2**-8), but the answer is of type {actual}.",
-        "zh": "这里需要一个数（例如 1000.0 或 2**-8），但答案的类型是 {actual}。",
-        "es": "Se esperaba un número (como 1000.0 o 2**-8), pero la respuesta es de tipo {actual}.",
-        "ko": "숫자(예: 1000.0 또는 2**-8)가 필요하지만 답의 타입은 {actual}입니다.",
-        "ru": "Ожидалось число (например, 1000.0 или 2**-8), а ответ имеет тип {actual}.",
-    },
     "checks.ch01.need_names": {
         "en": 'Expected a list of format names, such as ["float16"], but the answer is of type {actual}.',
         "zh": '这里需要一个格式名列表，例如 ["float16"]，但答案的类型是 {actual}。',
