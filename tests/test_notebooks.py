@@ -73,7 +73,7 @@ def test_top_cells_are_the_badge_and_the_setup(path):
     lang, chapter = path.parent.name, path.stem
     title, setup = nb["cells"][0], nb["cells"][1]
     assert title["cell_type"] == "markdown" and source(title).startswith(f"# {chapter[:2]} ")
-    assert BOOK.colab_url(lang, chapter) in source(title), "the Colab badge must open this notebook"
+    # The Colab badge itself: tests/test_site.py holds it to tools/book.py's colab_badge().
     assert setup["cell_type"] == "code" and role(setup) == "setup"
     code = source(setup)
     (install,) = re.findall(r"%pip install[^\n]*", code)
