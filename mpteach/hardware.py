@@ -37,6 +37,7 @@ from typing import Any
 from mpteach.i18n import t
 
 CPUINFO_PATH = "/proc/cpuinfo"
+PROFILE_ENV = "MPTEACH_HARDWARE"  # run the course as another machine would: a name of PROFILES
 TPU_DEVICE_PATH = "/dev/accel0"  # TPU VMs (Colab's TPU runtime) expose their chips here
 TPU_ENV_VARS = ("COLAB_TPU_ADDR", "TPU_NAME", "TPU_ACCELERATOR_TYPE")
 
@@ -153,6 +154,60 @@ class HardwareInfo:
         }
 
 
+_AVX512 = frozenset({"avx", "avx2", "fma", "avx512f", "avx512bw", "avx512vl"})
+_COLAB_CPU = HardwareInfo("Intel(R) Xeon(R) CPU @ 2.20GHz", _AVX512 | {"hypervisor"}, 2)
+
+# Machines the course must read well on, described as detect() would see them. Setting the
+# environment variable MPTEACH_HARDWARE to a name below makes detect() answer with it, so that
+# the tests (and anyone curious) can run the course's hardware-dependent paths as that machine
+# would, without owning it. The GPU and TPU profiles are Colab's runtimes.
+PROFILES: dict[str, HardwareInfo] = {
+    # Intel Xeon, 4th generation or later (Sapphire Rapids), in a VM: AMX and AVX512-BF16/FP16
+    "intel-amx": HardwareInfo(
+        "Intel(R) Xeon(R) Processor",
+        _AVX512 | {"hypervisor", "avx512_bf16", "avx512_fp16", "amx_bf16", "amx_tile"},
+        2,
+    ),
+    # AMD EPYC without AVX512 (Zen 2/3): no 16-bit matrix instructions at all
+    "amd-avx2": HardwareInfo("AMD EPYC 7B12", frozenset({"avx", "avx2", "fma", "hypervisor"}), 2),
+    # AMD EPYC Zen 4: AVX512-BF16, no AMX
+    "amd-avx512-bf16": HardwareInfo("AMD EPYC 9B14", _AVX512 | {"hypervisor", "avx512_bf16"}, 2),
+    # an Intel laptop without AVX512
+    "laptop": HardwareInfo("Intel(R) Core(TM) i7-1165G7 CPU @ 2.80GHz", frozenset({"avx2"}), 8),
+    "t4": HardwareInfo(
+        _COLAB_CPU.cpu_model, _COLAB_CPU.cpu_flags, 2, (GPUInfo("Tesla T4", (7, 5)),)
+    ),
+    "l4": HardwareInfo(
+        _COLAB_CPU.cpu_model, _COLAB_CPU.cpu_flags, 12, (GPUInfo("NVIDIA L4", (8, 9)),)
+    ),
+    "a100": HardwareInfo(
+        _COLAB_CPU.cpu_model, _COLAB_CPU.cpu_flags, 12, (GPUInfo("NVIDIA A100-SXM4-40GB", (8, 0)),)
+    ),
+    "p100": HardwareInfo(
+        _COLAB_CPU.cpu_model, _COLAB_CPU.cpu_flags, 2, (GPUInfo("Tesla P100-PCIE-16GB", (6, 0)),)
+    ),
+    "tpu": HardwareInfo(_COLAB_CPU.cpu_model, _COLAB_CPU.cpu_flags, 96, tpu=True),
+}
+
+
+def profile(name: str) -> HardwareInfo:
+    """The hardware profile called ``name`` (see :data:`PROFILES`).
+
+    >>> profile("t4").label
+    'Tesla T4 (compute capability 7.5)'
+    >>> profile("v100")
+    Traceback (most recent call last):
+    ...
+    ValueError: MPTEACH_HARDWARE='v100' is not a hardware profile; choose one of 'intel-amx', 'amd-avx2', 'amd-avx512-bf16', 'laptop', 't4', 'l4', 'a100', 'p100', 'tpu'.
+    """
+    if name not in PROFILES:
+        choices = ", ".join(repr(p) for p in PROFILES)
+        raise ValueError(
+            f"{PROFILE_ENV}={name!r} is not a hardware profile; choose one of {choices}."
+        )
+    return PROFILES[name]
+
+
 def parse_cpuinfo(text: str) -> tuple[str, frozenset[str]]:
     """``(model name, flags)`` of the first processor in ``/proc/cpuinfo`` text.
 
@@ -233,13 +288,19 @@ def _ask_tensorflow() -> tuple[tuple[GPUInfo, ...], bool] | None:
     return tuple(gpus), bool(tf.config.list_physical_devices("TPU"))
 
 
-def detect(tensorflow: bool | None = None) -> HardwareInfo:
+def detect(tensorflow: bool | None = None, *, use_profile: bool = True) -> HardwareInfo:
     """Detect this machine's CPU, GPUs and TPU.
 
     GPUs come from TensorFlow when ``tensorflow`` is true, or when it is ``None`` (the default)
     and TensorFlow is already imported: that is what a model will really run on. Otherwise they
     come from ``nvidia-smi``, which costs no TensorFlow import.
+
+    Where the environment variable ``MPTEACH_HARDWARE`` names a profile (:data:`PROFILES`), that
+    profile is the answer, so the course can be run as another machine would run it.
+    Benchmarks pass ``use_profile=False``: a measurement names the machine that really ran it.
     """
+    if use_profile and os.environ.get(PROFILE_ENV):
+        return profile(os.environ[PROFILE_ENV])
     model, flags = parse_cpuinfo(_read_cpuinfo())
     gpus, tpu = parse_nvidia_smi(_run_nvidia_smi()), _tpu_from_environment()
     if tensorflow or (tensorflow is None and "tensorflow" in sys.modules):

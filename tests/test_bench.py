@@ -67,15 +67,35 @@ def test_schema_check_says_what_is_wrong(doc, damage, message):
 
 
 def test_speedup_is_the_median_of_per_round_ratios(doc):
-    # round 2 was slow for everyone (a busy machine): the ratio within each round is unharmed
+    # the machine slowed down for everyone by 1.5x in round 2: the ratio within each round is unharmed
     rows = _rows({"float32": 0.004, "bfloat16": 0.001})
-    rows[0]["times_s"], rows[1]["times_s"] = [0.004, 0.040, 0.004], [0.001, 0.010, 0.002]
+    rows[0]["times_s"], rows[1]["times_s"] = [0.004, 0.006, 0.004], [0.001, 0.0015, 0.002]
     fresh = results.new_result(rows, {"repeats": 3}, doc["hardware"])
-    assert fresh["rows"][1]["speedup"] == 4.0
+    assert fresh["rows"][1]["speedup"] == 4.0 and fresh["rows"][1]["dropped_rounds"] == []
     fresh["rows"][1]["times_s"] = [0.001, 0.010]
     fresh["rows"][1]["median_s"] = 0.0055
     with pytest.raises(ValueError, match="one time per round"):
         results.check_result(fresh)
+
+
+def test_outlier_rounds_are_dropped_by_the_stated_rule(doc):
+    # round 1: bfloat16 alone was hit by another process (10x its median): the whole round goes
+    rows = _rows({"float32": 0.004, "bfloat16": 0.001})
+    rows[0]["times_s"] = [0.004] * 5
+    rows[1]["times_s"] = [0.001, 0.010, 0.002, 0.001, 0.001]
+    fresh = results.new_result(rows, {"repeats": 5}, doc["hardware"])
+    assert [r["dropped_rounds"] for r in fresh["rows"]] == [[1], [1]]
+    assert fresh["rows"][1]["speedup"] == 4.0 and fresh["rows"][1]["median_s"] == 0.001
+    assert fresh["rows"][1]["times_s"][1] == 0.010  # every time is kept in the file
+    assert "2x" in fresh["settings"]["outlier_rule"]
+    assert "1 of 5 rounds dropped" in results.format_table(fresh)
+    tampered = copy.deepcopy(fresh)
+    for row in tampered["rows"]:
+        row["dropped_rounds"] = [0, 1]
+    with pytest.raises(ValueError, match="outlier rule"):
+        results.check_result(tampered)
+    # a machine busy in most rounds: nothing is dropped, the ratios within rounds carry it
+    assert results.outlier_rounds([[1.0, 5.0, 5.0, 5.0], [1.0, 1.0, 1.0, 1.0]]) == []
 
 
 def test_save_and_load_round_trip(doc, tmp_path):
@@ -246,7 +266,7 @@ def test_tf32_variant_is_measured_on_ampere_gpus(monkeypatch):
     from mpteach.hardware import GPUInfo, HardwareInfo
 
     a100 = HardwareInfo(gpus=(GPUInfo("NVIDIA A100-SXM4-40GB", (8, 0)),))
-    monkeypatch.setattr(workloads, "detect", lambda tensorflow=None: a100)
+    monkeypatch.setattr(workloads, "detect", lambda tensorflow=None, use_profile=True: a100)
     doc = bench.matmul_throughput(sizes=(16,), dtypes=("float32", "bfloat16"), repeats=1, warmup=0)
     labels = [(results.variant_label(r), r["tf32"], r["baseline"]) for r in doc["rows"]]
     assert labels == [("float32", True, True), ("bfloat16", None, False),

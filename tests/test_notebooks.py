@@ -22,6 +22,13 @@ BOOK = book.load()
 LANGS = list(BOOK.codes)
 IGNORE_TAG = "nbval-ignore-output"
 IGNORE_REASONS = {"timing", "widget", "random", "hardware"}
+# Calls whose output describes or times the machine that runs the notebook: a stored output of
+# such a cell is one machine's, so nbval must not compare it (tests/test_course_profiles.py
+# checks these cells under every hardware profile instead).
+ABOUT_THE_MACHINE = re.compile(
+    r"course\.setup\(|hardware\.detect\(|best_policy\(\)|verdict\(\)"
+    r"|bench\.(training_step|matmul_throughput|float16_\w+_probe)\("
+)
 
 
 def notebooks(lang: str) -> list[Path]:
@@ -122,6 +129,17 @@ def test_ignored_outputs_each_have_a_reason(path):
             assert reason in IGNORE_REASONS, f"cell {n} ignored without a reason ({reason!r})"
         else:
             assert reason is None, f"cell {n} has an ignore_reason but is compared"
+
+
+@pytest.mark.parametrize("path", EXISTING, ids=ids(EXISTING))
+def test_what_a_cell_prints_about_the_machine_is_not_compared(path):
+    for n, cell in enumerate(load(path)["cells"]):
+        if cell["cell_type"] == "code" and ABOUT_THE_MACHINE.search(source(cell)):
+            reason = cell.get("metadata", {}).get("mpteach", {}).get("ignore_reason")
+            assert IGNORE_TAG in cell.get("metadata", {}).get("tags", []), (
+                f"cell {n} ({cell.get('id')}) prints about this machine but is compared by nbval"
+            )
+            assert reason in ("hardware", "timing"), f"cell {n}: reason {reason!r}"
 
 
 @pytest.mark.parametrize("path", EXISTING, ids=ids(EXISTING))

@@ -65,3 +65,15 @@ def test_readme_names_the_two_commands_and_ci_calls_the_test_command():
     assert "bash scripts/course.sh" in readme
     assert "bash scripts/test.sh" in readme
     assert "bash scripts/test.sh" in (ROOT / ".ci" / "run").read_text()
+
+
+def test_every_speedup_in_the_readme_is_a_recorded_one():
+    """The README quotes numbers only from the results shipped with mpteach (which name their
+    hardware): each ``N.NN×`` must be the speedup of some recorded row."""
+    from mpteach.bench import recorded_results
+
+    readme = (ROOT / "README.md").read_text()
+    quoted = set(re.findall(r"\b(\d+\.\d\d)×", readme))
+    recorded = {f"{row['speedup']:.2f}" for doc in recorded_results() for row in doc["rows"]}
+    assert quoted, "the README quotes no measured speedup"
+    assert quoted <= recorded, f"not in any recorded result: {sorted(quoted - recorded)}"

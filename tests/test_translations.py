@@ -200,3 +200,17 @@ def test_sync_copies_code_and_never_touches_prose(scratch):
     assert cells["setup"]["source"] == 'mp.course.setup(chapter="01", lang="es")'
     assert translations.problems("es", "01_x") == []
     assert translations.sync("es", "01_x") is False
+
+
+def test_sync_carries_a_changed_code_cell_alone(scratch, capsys):
+    # only an edited line of code, no new cell: the change must still reach every language
+    for lang in translations.TRANSLATIONS:
+        translations.start(lang, "01_x")
+    english = json.loads((scratch / "en" / "01_x.ipynb").read_text())
+    english["cells"][2]["source"] = "x = 5"
+    (scratch / "en" / "01_x.ipynb").write_text(json.dumps(english))
+    assert translations.main(["sync", "--no-execute"]) == 0  # no language named: all of them
+    assert capsys.readouterr().out.count("synced:") == len(translations.TRANSLATIONS)
+    for lang in translations.TRANSLATIONS:
+        cells = json.loads((scratch / lang / "01_x.ipynb").read_text())["cells"]
+        assert cells[2]["source"] == "x = 5"

@@ -112,7 +112,7 @@ def sync(lang: str, chapter: str) -> bool:
     if not path.exists():
         return False
     english, nb = load(en_path), load(path)
-    old = {c["id"]: c for c in nb["cells"]}
+    old = {c["id"]: copy.deepcopy(c) for c in nb["cells"]}
     cells = []
     for en_cell in english["cells"]:
         cell = old.get(en_cell["id"])
@@ -233,18 +233,13 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"unknown language(s) {bad}; choose from {TRANSLATIONS}")
 
     if args.command == "status":
-        found = [
-            p
-            for lang in args.langs or TRANSLATIONS
-            for ch in chapters()
-            for p in problems(lang, ch)
-        ]
+        found = [p for lang in langs for ch in chapters() for p in problems(lang, ch)]
         print("\n".join(found) or "all translations are current")
         return 1 if found else 0
     if args.command == "sync":
         changed = [
             NOTEBOOKS / lang / f"{ch}.ipynb"
-            for lang in args.langs
+            for lang in langs
             for ch in chapters()
             if sync(lang, ch)
         ]

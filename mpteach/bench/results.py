@@ -17,12 +17,19 @@ has exactly one ``baseline`` row (float32), and ``speedup`` is the median over t
 ``baseline time / row time``: a ratio within one round, where both saw the same machine, so a
 busy machine (another process, a slower clock) disturbs it far less than it disturbs the times.
 
+Outlier rule: a round in which any row of the group took more than ``OUTLIER_FACTOR`` (2) times
+its own median is dropped from that group's medians and speedups (something else had the machine
+then), unless that would drop more than half the rounds. Every time stays in ``times_s``; the
+dropped rounds are listed in each row's ``dropped_rounds``.
+
 >>> rows = [{"workload": "matmul", "size": 64, "variant": v, "xla": False, "tf32": None,
 ...          "remapping": True, "baseline": v == "float32", "times_s": [t], "median_s": t}
 ...         for v, t in (("float32", 0.004), ("bfloat16", 0.001))]
 >>> doc = new_result(rows, settings={"repeats": 1})
 >>> [row["speedup"] for row in doc["rows"]]
 [1.0, 4.0]
+>>> outlier_rounds([[1.0, 1.1, 9.0, 1.0], [0.5, 0.5, 0.5, 0.6]])  # round 2 was disturbed
+[2]
 >>> check_result(doc) is doc
 True
 """
@@ -42,6 +49,11 @@ from typing import Any
 
 SCHEMA = "mpteach-bench/1"
 CLAIMS_SCHEMA = "mpteach-claims/1"
+OUTLIER_FACTOR = 2.0
+OUTLIER_RULE = (
+    f"a round in which any row of its group took over {OUTLIER_FACTOR:g}x that row's median is dropped "
+    "from the group's medians and speedups, unless that would drop more than half the rounds"
+)
 WORKLOADS = ("matmul", "dense", "cnn")
 DEVICES = ("cpu", "gpu", "tpu")
 ROW_KEYS = {
@@ -53,6 +65,7 @@ ROW_KEYS = {
     "remapping": bool,
     "baseline": bool,
     "times_s": list,
+    "dropped_rounds": list,
     "median_s": float,
     "speedup": float,
 }
@@ -84,21 +97,50 @@ def group_key(row: dict[str, Any]) -> tuple[str, int, bool]:
     return row["workload"], row["size"], row["xla"]
 
 
-def speedup(baseline_times: list[float], times: list[float]) -> float:
-    """Median over the rounds of ``baseline time / time``.
+def speedup(baseline_times: list[float], times: list[float], dropped: Iterable[int] = ()) -> float:
+    """Median over the rounds (but the ``dropped`` ones) of ``baseline time / time``.
 
     >>> speedup([4.0, 8.0, 4.0], [1.0, 4.0, 2.0])
     2.0
     """
-    return float(statistics.median(b / t for b, t in zip(baseline_times, times, strict=True)))
+    pairs = zip(_kept(baseline_times, dropped), _kept(times, dropped), strict=True)
+    return float(statistics.median(b / t for b, t in pairs))
+
+
+def _kept(times: list[float], dropped: Iterable[int]) -> list[float]:
+    skip = set(dropped)
+    return [t for i, t in enumerate(times) if i not in skip]
+
+
+def outlier_rounds(group_times: list[list[float]]) -> list[int]:
+    """The rounds to drop: those in which some row took more than ``OUTLIER_FACTOR`` times its
+    median, unless that is more than half of them (then the machine was busy throughout, and
+    every round is kept)."""
+    rounds = len(group_times[0])
+    slow = sorted(
+        {
+            i
+            for times in group_times
+            for i, t in enumerate(times)
+            if t > OUTLIER_FACTOR * statistics.median(times)
+        }
+    )
+    return slow if len(slow) <= rounds // 2 else []
 
 
 def add_speedups(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Set each row's ``median_s`` and its ``speedup`` against its group's baseline."""
-    baselines = {group_key(r): r["times_s"] for r in rows if r["baseline"]}
+    """Apply the outlier rule, then set each row's ``dropped_rounds``, ``median_s`` and
+    ``speedup`` against its group's baseline."""
+    groups: dict[tuple, list[dict[str, Any]]] = {}
     for row in rows:
-        row["median_s"] = float(statistics.median(row["times_s"]))
-        row["speedup"] = speedup(baselines[group_key(row)], row["times_s"])
+        groups.setdefault(group_key(row), []).append(row)
+    for group in groups.values():
+        dropped = outlier_rounds([r["times_s"] for r in group])
+        base = next(r for r in group if r["baseline"])
+        for row in group:
+            row["dropped_rounds"] = dropped
+            row["median_s"] = float(statistics.median(_kept(row["times_s"], dropped)))
+            row["speedup"] = speedup(base["times_s"], row["times_s"], dropped)
     return rows
 
 
@@ -109,14 +151,14 @@ def new_result(
     if hardware is None:
         from mpteach.hardware import detect
 
-        hardware = detect().to_dict()
+        hardware = detect(use_profile=False).to_dict()
     return check_result(
         {
             "schema": SCHEMA,
             "created": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
             "hardware": hardware,
             "software": software(),
-            "settings": settings,
+            "settings": {**settings, "outlier_rule": OUTLIER_RULE},
             "rows": add_speedups(rows),
         }
     )
@@ -160,7 +202,22 @@ def check_result(doc: Any) -> dict[str, Any]:
             _fail(f"rows[{i}]", f"has no baseline row in its group {group_key(row)}")
         if len(row["times_s"]) != len(base["times_s"]):
             _fail(f"rows[{i}].times_s", "must have one time per round, as its baseline has")
-        if not math.isclose(row["speedup"], speedup(base["times_s"], row["times_s"]), rel_tol=1e-6):
+        dropped = row["dropped_rounds"]
+        if dropped != base["dropped_rounds"]:
+            _fail(f"rows[{i}].dropped_rounds", "must be the same rounds as its baseline's")
+        if dropped != outlier_rounds(
+            [r["times_s"] for r in doc["rows"] if group_key(r) == group_key(row)]
+        ):
+            _fail(
+                f"rows[{i}].dropped_rounds",
+                f"do not follow the outlier rule (factor {OUTLIER_FACTOR})",
+            )
+        if not math.isclose(
+            row["median_s"], statistics.median(_kept(row["times_s"], dropped)), rel_tol=1e-9
+        ):
+            _fail(f"rows[{i}].median_s", "is not the median of the rounds kept")
+        ratio = speedup(base["times_s"], row["times_s"], dropped)
+        if not math.isclose(row["speedup"], ratio, rel_tol=1e-6):
             _fail(f"rows[{i}].speedup", "is not the median of the baseline/row time ratios")
     return doc
 
@@ -181,8 +238,8 @@ def _check_row(where: str, row: Any) -> None:
     times = row["times_s"]
     if not times or not all(isinstance(x, int | float) and x > 0 for x in times):
         _fail(f"{where}.times_s", "must be a non-empty list of positive seconds")
-    if not math.isclose(row["median_s"], statistics.median(times), rel_tol=1e-9):
-        _fail(f"{where}.median_s", "is not the median of times_s")
+    if not all(isinstance(i, int) and 0 <= i < len(times) for i in row["dropped_rounds"]):
+        _fail(f"{where}.dropped_rounds", "must list indices of times_s")
     if row["size"] <= 0 or row["speedup"] <= 0:
         _fail(where, "needs a positive size and speedup")
 
@@ -253,6 +310,19 @@ def format_table(doc: dict[str, Any]) -> str:
             f"{variant_label(row):30} {row['median_s'] * 1e3:>10.3f} {row['speedup']:>7.2f}x"
         )
     lines.append("* median over rounds of float32 time / this time, both timed in the same round")
+    dropped = {
+        (row["workload"], row["size"], row["xla"]): (
+            len(row["dropped_rounds"]),
+            len(row["times_s"]),
+        )
+        for row in doc["rows"]
+        if row["dropped_rounds"]
+    }
+    for (workload, size, xla), (n, rounds) in dropped.items():
+        lines.append(
+            f"  {workload} {size} xla {'on' if xla else 'off'}: {n} of {rounds} rounds dropped "
+            f"(a time over {OUTLIER_FACTOR:g}x its median)"
+        )
     return "\n".join(lines)
 
 

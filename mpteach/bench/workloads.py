@@ -111,7 +111,7 @@ def matmul_throughput(
         raise ValueError(f"sizes={list(sizes)!r}: choose whole numbers in [1, 16384].")
     import tensorflow as tf
 
-    info = detect(tensorflow=True)
+    info = detect(tensorflow=True, use_profile=False)
     measure_tf32 = info.device == "gpu" and info.gpus[0].has_tf32
     matmul = tf.function(tf.matmul)
     rng = np.random.default_rng(0)
@@ -191,7 +191,7 @@ def training_step(
     import keras
     import tensorflow as tf
 
-    info = detect(tensorflow=True)
+    info = detect(tensorflow=True, use_profile=False)
     measure_tf32 = info.device == "gpu" and info.gpus[0].has_tf32
     f16_graphs = "mixed_float16" in policies and False in xla and float16_workaround
     fusion = float16_fusion_probe() if f16_graphs else None  # the CNN has a Dense head too

@@ -1,0 +1,118 @@
+"""The course's hardware-dependent paths, run as other machines would run them.
+
+Whatever a chapter prints about the machine is ignored by nbval (it differs between our own
+machines), so these tests check it instead: with ``MPTEACH_HARDWARE`` set to each profile of
+:data:`mpteach.hardware.PROFILES`, every chapter's setup cell and every cell marked
+``ignore_reason: hardware`` runs, and what it prints must fit that machine, in every language.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+import mpteach as mp
+from mpteach import course, hardware, i18n
+
+ROOT = Path(__file__).resolve().parents[1]
+CHAPTERS = sorted(p.stem for p in (ROOT / "notebooks" / "en").glob("*.ipynb"))
+PROFILES = tuple(hardware.PROFILES)
+
+
+@pytest.fixture
+def as_machine(monkeypatch):
+    def use(name: str) -> hardware.HardwareInfo:
+        monkeypatch.setenv(hardware.PROFILE_ENV, name)
+        return hardware.PROFILES[name]
+
+    return use
+
+
+def _setup_output(chapter: str, lang: str) -> str:
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        course.setup(chapter=chapter[:2], lang=lang)
+    return out.getvalue()
+
+
+def _notes(chapter: str, lang: str) -> dict[str, str]:
+    return {kind: course.chapter_note(chapter[:2], kind, lang) for kind in course.KINDS}
+
+
+def test_profiles_are_what_detect_returns_and_benchmarks_ignore_them(as_machine):
+    info = as_machine("t4")
+    assert hardware.detect() is info and course.accelerator() == "gpu"
+    assert hardware.detect(use_profile=False) is not info  # benchmarks name the real machine
+
+
+def test_unknown_profile_names_the_choices(monkeypatch):
+    monkeypatch.setenv(hardware.PROFILE_ENV, "v100")
+    with pytest.raises(ValueError, match="MPTEACH_HARDWARE='v100'.*'intel-amx'.*'tpu'"):
+        hardware.detect()
+
+
+def test_profiles_cover_every_kind_of_machine_the_course_names():
+    kinds = {(info.device, hardware.best_policy(info)) for info in hardware.PROFILES.values()}
+    assert kinds >= {
+        ("cpu", "mixed_bfloat16"),  # Intel AMX, AMD Zen 4
+        ("cpu", "float32"),  # no 16-bit units
+        ("gpu", "mixed_float16"),  # T4, A100
+        ("gpu", "float32"),  # P100
+        ("tpu", "mixed_bfloat16"),
+    }
+
+
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+@pytest.mark.parametrize("name", PROFILES)
+def test_setup_cell_of_every_chapter_fits_the_machine(as_machine, name, lang):
+    info = as_machine(name)
+    kind = info.device
+    for chapter in CHAPTERS:
+        text = _setup_output(chapter, lang)
+        verdict, note = text.splitlines()[0], text.splitlines()[-1]
+        assert hardware.best_policy(info) in verdict, (chapter, text)
+        assert verdict.endswith(hardware.verdict(info, lang)), (chapter, text)
+        notes = _notes(chapter, lang)
+        assert note == notes[kind], (chapter, text)
+        # never a remark meant for another kind of machine
+        assert all(notes[k] not in text for k in course.KINDS if notes[k] != notes[kind])
+
+
+def _hardware_cells(chapter: str) -> list[str]:
+    nb = json.loads((ROOT / "notebooks" / "en" / f"{chapter}.ipynb").read_text("utf-8"))
+    return [
+        "".join(cell["source"])
+        for cell in nb["cells"]
+        if cell["cell_type"] == "code"
+        and cell["metadata"].get("mpteach", {}).get("ignore_reason") == "hardware"
+        and cell["metadata"].get("mpteach", {}).get("role") != "setup"
+        and "import tensorflow" not in "".join(cell["source"])
+        and "mp.bench." not in "".join(cell["source"])  # timing cells run TensorFlow models
+    ]
+
+
+def test_the_hardware_cells_are_found():
+    assert len(_hardware_cells("00_start_here")) == 2
+
+
+@pytest.mark.parametrize("name", PROFILES)
+def test_hardware_cells_of_chapter_00_describe_the_machine(as_machine, name):
+    info = as_machine(name)
+    namespace: dict = {"mp": mp}
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        for source in _hardware_cells("00_start_here"):
+            exec(compile(source, "<cell>", "exec"), namespace)
+    text = out.getvalue()
+    assert f"device:      {info.device}\n" in text
+    assert f"runs on:     {info.label}\n" in text
+    assert f"best policy: {hardware.best_policy(info)}\n" in text
+    best = hardware.best_policy(info)
+    if best != "float32":  # the policy the verdict recommends draws no warning
+        assert f"{best}: no warning" in text
+    if info.device == "cpu":  # float16 on a CPU always warns about the fused kernel
+        assert "mixed_float16: no warning" not in text
