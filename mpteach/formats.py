@@ -51,7 +51,7 @@ STATUSES: tuple[str, ...] = (
     "zero",  # the input was zero
     "normal",
     "subnormal",
-    "flushed_to_zero",  # underflow: a non-zero input stored as zero
+    "underflow_to_zero",  # underflow: a non-zero input stored as zero
     "overflow_inf",  # a finite input too large: stored as inf
     "overflow_nan",  # too large for a format without inf (float8_e4m3fn): stored as NaN
     "saturated",  # too large, clipped to ±max by a saturating cast
@@ -78,8 +78,8 @@ class FloatFormat:
     <FloatFormat "bfloat16">
     >>> f.bits, f.sign_bits, f.exponent_bits, f.mantissa_bits, f.bias
     (16, 1, 8, 7, 127)
-    >>> f.eps, f.decimal_digits
-    (0.0078125, 2)
+    >>> f.eps, round(f.significant_digits, 1)
+    (0.0078125, 2.4)
     >>> e4m3 = FloatFormat("float8_e4m3fn")
     >>> e4m3.max, e4m3.smallest_normal, e4m3.smallest_subnormal, e4m3.has_inf, e4m3.has_nan
     (448.0, 0.015625, 0.001953125, False, True)
@@ -107,7 +107,9 @@ class FloatFormat:
         self.smallest_normal = float(info.smallest_normal)
         self.smallest_subnormal = float(info.smallest_subnormal)
         self.eps = float(info.eps)
-        self.decimal_digits = int(info.precision)
+        # p mantissa bits plus the implicit leading 1 hold log10(2**(p + 1)) decimal digits:
+        # about 7.2 for float32, 3.3 for float16, 2.4 for bfloat16.
+        self.significant_digits = (self.mantissa_bits + 1) * math.log10(2)
         special = np.array([np.inf, np.nan]).astype(self.dtype)
         self.has_inf = bool(np.isinf(special[0]))
         self.has_nan = bool(np.isnan(special[1]))
@@ -128,7 +130,7 @@ class FloatFormat:
         5.960464477539063e-08
         """
         names = ("bits", "sign_bits", "exponent_bits", "mantissa_bits", "bias", "max")
-        names += ("smallest_normal", "smallest_subnormal", "eps", "decimal_digits")
+        names += ("smallest_normal", "smallest_subnormal", "eps", "significant_digits")
         return {"name": self.name} | {n: getattr(self, n) for n in names + ("has_inf", "has_nan")}
 
     def __repr__(self) -> str:
@@ -287,13 +289,13 @@ def classify(x: Any, fmt: str | FloatFormat = "float16", saturate: bool = False)
     """What happens to ``x`` stored in ``fmt``: one of :data:`STATUSES` per value.
 
     >>> classify([0.0, 1.0, 1e-6, 1e-8, 1e5, float("nan")], "float16").tolist()
-    ['zero', 'normal', 'subnormal', 'flushed_to_zero', 'overflow_inf', 'nan']
+    ['zero', 'normal', 'subnormal', 'underflow_to_zero', 'overflow_inf', 'nan']
     >>> classify([500.0, float("inf")], "float8_e4m3fn").tolist()
     ['overflow_nan', 'overflow_nan']
     >>> classify([500.0, 400.0], "float8_e4m3fn", saturate=True).tolist()
     ['saturated', 'normal']
     >>> str(classify(2.0**-25, "float16"))            # exactly half the smallest subnormal
-    'flushed_to_zero'
+    'underflow_to_zero'
     """
     return _STATUS_ARRAY[status_codes(x, fmt, saturate)]
 
@@ -305,7 +307,7 @@ def status_codes(x: Any, fmt: str | FloatFormat = "float16", saturate: bool = Fa
     """:func:`classify` as positions in :data:`STATUSES` (integers: quick to count).
 
     >>> [STATUSES[code] for code in status_codes([1.0, 1e-8], "float16")]
-    ['normal', 'flushed_to_zero']
+    ['normal', 'underflow_to_zero']
     """
     f = float_format(fmt)
     x = np.asarray(x, dtype=np.float64)
@@ -318,7 +320,7 @@ def status_codes(x: Any, fmt: str | FloatFormat = "float16", saturate: bool = Fa
             ("inf", np.isinf(stored) & np.isinf(x)),
             ("overflow_inf", np.isinf(stored)),
             ("zero", x == 0),
-            ("flushed_to_zero", stored == 0),
+            ("underflow_to_zero", stored == 0),
             ("subnormal", np.abs(stored) < f.smallest_normal),
         ]
     conditions = [condition for _, condition in cases]
@@ -432,7 +434,7 @@ def represent_all(
     """:func:`represent` for every format, widest first: the same ``x`` side by side.
 
     >>> [r.status for r in represent_all(1e-6)]
-    ['normal', 'normal', 'normal', 'subnormal', 'flushed_to_zero', 'flushed_to_zero']
+    ['normal', 'normal', 'normal', 'subnormal', 'underflow_to_zero', 'underflow_to_zero']
     """
     return [represent(x, fmt, saturate) for fmt in formats]
 
@@ -526,13 +528,15 @@ def facts_table(formats: tuple[str, ...] = FORMAT_NAMES, lang: str | None = None
     """A plain-text table of every format's facts, with headers in ``lang``.
 
     >>> print(facts_table(("float16", "float8_e4m3fn")))  # doctest: +NORMALIZE_WHITESPACE
-    format          bits (s/e/m)   bias   max     smallest normal   smallest subnormal   eps            decimal digits   inf   NaN
-    float16         1/5/10         15     65504   6.103516e-05      5.960464e-08         0.0009765625   3                yes   yes
-    float8_e4m3fn   1/4/3          7      448     0.015625          0.001953125          0.125          1                no    yes
+    format          bits (s/e/m)   bias   max     smallest normal   smallest subnormal   eps            significant digits   inf   NaN
+    float16         1/5/10         15     65504   6.103516e-05      5.960464e-08         0.0009765625   3.3                  yes   yes
+    float8_e4m3fn   1/4/3          7      448     0.015625          0.001953125          0.125          1.2                  no    yes
     """
     yes, no = i18n.t("formats.yes", lang), i18n.t("formats.no", lang)
     keys = ("format", "bits", "bias", "max", "smallest_normal", "smallest_subnormal", "eps")
-    header = [i18n.t(f"formats.fact.{k}", lang) for k in keys + ("decimal_digits", "inf", "nan")]
+    header = [
+        i18n.t(f"formats.fact.{k}", lang) for k in keys + ("significant_digits", "inf", "nan")
+    ]
     rows = [header]
     for name in formats:
         f = float_format(name)
@@ -540,7 +544,7 @@ def facts_table(formats: tuple[str, ...] = FORMAT_NAMES, lang: str | None = None
         rows.append(
             [f.name, f"{f.sign_bits}/{f.exponent_bits}/{f.mantissa_bits}", str(f.bias)]
             + [f"{v:.7g}" for v in numbers]
-            + [str(f.decimal_digits), yes if f.has_inf else no, yes if f.has_nan else no]
+            + [f"{f.significant_digits:.1f}", yes if f.has_inf else no, yes if f.has_nan else no]
         )
     return _text_table(rows)
 

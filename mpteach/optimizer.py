@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import keras
@@ -125,7 +125,9 @@ class LossScaleOptimizer(tf.Module):
         return _widen(loss) * tf.cast(self._scale, _widen(loss).dtype)
 
     def apply(self, grads: Sequence[Any], trainable_variables: Sequence[Any] | None = None) -> None:
-        """Unscale ``grads``; if all are finite, let the inner optimizer step; update the scale."""
+        """Check ``grads`` (still scaled) for inf/NaN; if all are finite, unscale them and let the
+        inner optimizer step, else skip the step; then update the scale. (Keras 3 does the same,
+        in the same order.)"""
         grads = list(grads)
         if trainable_variables is None and self._variables is None:
             raise ValueError("apply() without trainable_variables needs build(var_list) first.")
@@ -151,6 +153,39 @@ class LossScaleOptimizer(tf.Module):
         # The step (and the inner optimizer's own gradient all-reduce) runs under a cond; a
         # strategy allows that only in its cross-replica context, hence merge_call.
         context.merge_call(self._step_if_finite, args=(grads, variables, finite))
+
+    def minimize(self, loss: Callable[[], Any], var_list: Sequence[Any]) -> tf.Tensor:
+        """One whole step, as Keras 2's ``minimize``: scale ``loss()``, take the gradients of
+        ``var_list``, unscale them, step or skip. Returns the (unscaled) loss.
+
+        Keras 3's TensorFlow optimizers have no ``minimize``: write the ``GradientTape`` step
+        (``scale_loss``, ``tape.gradient``, ``apply``), which is exactly what this does.
+
+        >>> import keras
+        >>> w = tf.Variable(3.0)
+        >>> optimizer = LossScaleOptimizer(keras.optimizers.SGD(0.5))
+        >>> loss = optimizer.minimize(lambda: w * w, [w])  # gradient 6: w = 3 - 0.5 * 6
+        >>> float(loss), float(w.numpy())
+        (9.0, 0.0)
+        >>> optimizer.minimize(w * w, [w])
+        Traceback (most recent call last):
+        ...
+        TypeError: loss must be a callable that returns the loss, as in Keras 2's minimize(); got an object of type EagerTensor.
+        """
+        if not callable(loss):
+            raise TypeError(
+                "loss must be a callable that returns the loss, as in Keras 2's minimize(); "
+                f"got an object of type {type(loss).__name__}."
+            )
+        var_list = list(var_list)
+        with tf.GradientTape() as tape:
+            value = loss()
+            scaled_loss = self.scale_loss(value)
+        grads = tape.gradient(scaled_loss, var_list)
+        if self._unscaled_by == "get_unscaled_gradients":  # a Keras 2 style optimizer
+            grads = self.get_unscaled_gradients(grads)
+        self.apply(grads, var_list)
+        return value
 
     def apply_gradients(self, grads_and_vars: Iterable[tuple[Any, Any]]) -> None:
         """``apply`` for ``[(gradient, variable), ...]``, as Keras optimizers have it."""

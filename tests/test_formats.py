@@ -54,7 +54,8 @@ def test_facts_agree_with_finfo(name):
     assert f.smallest_subnormal == float(info.smallest_subnormal)
     assert f.smallest_subnormal == f.smallest_normal * 2.0**-f.mantissa_bits
     assert f.eps == float(info.eps) == 2.0**-f.mantissa_bits
-    assert f.decimal_digits == info.precision
+    # significant digits: log10 of the 2**(p+1) steps the mantissa and its implicit 1 can count
+    assert f.significant_digits == pytest.approx(np.log10(2.0 ** (f.mantissa_bits + 1)))
 
 
 @pytest.mark.parametrize("name", FORMAT_NAMES)
@@ -224,7 +225,7 @@ def test_statuses_follow_the_stored_value(name):
         assert np.all((status == "nan") == np.isnan(x))
         assert np.all((status == "zero") == (x == 0))
         flushed = finite & (x != 0) & (stored == 0)
-        assert np.all((status == "flushed_to_zero") == flushed)
+        assert np.all((status == "underflow_to_zero") == flushed)
         assert np.all(np.abs(x[flushed]) <= f.underflow_threshold)
         overflow = finite & ~np.isfinite(stored)
         assert np.all(np.isin(status[overflow], ["overflow_inf", "overflow_nan"]))
@@ -250,7 +251,7 @@ def test_relative_error_of_normal_numbers_is_at_most_half_eps(name):
     assert normal.sum() > 30_000
     assert np.all(relative[normal] <= f.eps / 2)
     assert np.array_equal(absolute[normal], np.abs(formats.cast(x[normal], f) - x[normal]))
-    tiny = np.isin(status, ["subnormal", "normal", "flushed_to_zero"]) & (
+    tiny = np.isin(status, ["subnormal", "normal", "underflow_to_zero"]) & (
         magnitude < f.smallest_normal
     )  # below the normal range the spacing is fixed, so the absolute error is bounded
     assert tiny.sum() > 1000 and np.all(absolute[tiny] <= f.smallest_subnormal / 2)
@@ -358,7 +359,7 @@ def test_reports_in_every_language(lang):
     assert i18n.t("formats.fact.smallest_subnormal", lang) in table
     report = formats.describe(1e-5, ("float16", "float8_e4m3fn"), lang)
     assert i18n.t("formats.status.subnormal", lang) in report
-    assert i18n.t("formats.status.flushed_to_zero", lang) in report
+    assert i18n.t("formats.status.underflow_to_zero", lang) in report
     for status in STATUSES:
         assert i18n.t(f"formats.status.{status}", lang)
 

@@ -32,11 +32,11 @@ def test_activation_gradients_underflow_in_float16_and_loss_scaling_recovers_the
     plain, scaled = underflow_report(values, 1.0), underflow_report(values, 2.0**15)
     assert plain.fraction("zero") > 0.3  # ReLU: many exact zeros, as in the 2018 figure
     nonzero = 1 - plain.fraction("zero")
-    assert plain.fraction("flushed_to_zero") > 0.2 * nonzero  # mass below 2**-24
-    assert scaled.fraction("flushed_to_zero") < plain.fraction("flushed_to_zero") / 2
+    assert plain.fraction("underflow_to_zero") > 0.2 * nonzero  # mass below 2**-24
+    assert scaled.fraction("underflow_to_zero") < plain.fraction("underflow_to_zero") / 2
     assert scaled.totals["overflow"] == 0
     assert underflow_report(values, 2.0**24).totals["overflow"] > 0
-    assert underflow_report(values, 1.0, "bfloat16").totals["flushed_to_zero"] == 0
+    assert underflow_report(values, 1.0, "bfloat16").totals["underflow_to_zero"] == 0
 
 
 def test_the_model_stays_float32_under_a_mixed_policy():

@@ -3,7 +3,7 @@
 The heart: random sequences of finite and non-finite gradients go through both optimizers, step
 by step, eagerly and in ``tf.function``, and the loss scale, the counter, the skipped steps, the
 variables, the inner optimizer's slots and ``iterations`` must agree exactly. Then the cases of
-Keras's own ``loss_scale_optimizer_test.py``, Keras 2's legacy API (seeds 003/004), checkpoints
+Keras's own ``loss_scale_optimizer_test.py``, Keras 2's legacy API (as the TensorFlow 2.x mixed precision guide and LossScaleOptimizer page used it), checkpoints
 and bad arguments. The MirroredStrategy test lives in ``test_core_distribution.py``.
 """
 
@@ -422,10 +422,10 @@ def test_checkpoint_saves_and_restores_the_state(tmp_path):
         np.testing.assert_array_equal(a, b.numpy())
 
 
-# ---- Keras 2's legacy API (seeds 003 and 004) -------------------------------------------
+# ---- Keras 2's legacy API (the TensorFlow 2.x guide's custom loop) -----------------------
 
 
-def test_seed_003_custom_loop_with_get_scaled_loss_and_get_unscaled_gradients():
+def test_keras_2_custom_loop_with_get_scaled_loss_and_get_unscaled_gradients():
     opt = LossScaleOptimizer(keras.optimizers.SGD(0.25))
     var = tf.Variable(1.0)
     for expected in (0.5, 0.25):
@@ -578,3 +578,30 @@ def test_fixed_scale_takes_no_growth_steps():
 def test_gradients_and_variables_must_pair_up():
     with pytest.raises(ValueError, match="2 gradients for 1 variables"):
         LossScaleOptimizer(sgd()).apply([tf.constant(1.0), tf.constant(1.0)], [tf.Variable(1.0)])
+
+
+@pytest.mark.parametrize("legacy", [False, True])
+def test_minimize_is_the_tape_step_of_keras(legacy):
+    """Keras 2's ``minimize`` scaled and unscaled by itself; ours equals a Keras 3 tape step."""
+    x = tf.constant([[1.0, -2.0], [0.5, 3.0]])
+    ours_w, theirs_w = tf.Variable([[0.3], [-0.2]]), tf.Variable([[0.3], [-0.2]])
+    ours = LossScaleOptimizer(keras.optimizers.Adam(0.1), initial_scale=1024.0)
+    theirs = keras.optimizers.LossScaleOptimizer(keras.optimizers.Adam(0.1), initial_scale=1024.0)
+    if legacy:  # a Keras 2 style optimizer must still unscale exactly once
+        ours.get_unscaled_gradients([tf.constant(1.0)])
+    for _ in range(3):
+        loss = ours.minimize(lambda: tf.reduce_sum((x @ ours_w) ** 2), [ours_w])
+        with tf.GradientTape() as tape:
+            expected = tf.reduce_sum((x @ theirs_w) ** 2)
+            scaled = theirs.scale_loss(expected)
+        theirs.apply(tape.gradient(scaled, [theirs_w]), [theirs_w])
+        assert float(loss) == float(expected)
+        np.testing.assert_array_equal(ours_w.numpy(), theirs_w.numpy())
+    assert float(ours.loss_scale) == float(theirs.dynamic_scale) == 1024.0
+
+
+def test_minimize_skips_an_overflowing_step():
+    w = tf.Variable(1.0)
+    optimizer = LossScaleOptimizer(keras.optimizers.SGD(0.1), initial_scale=2.0)
+    optimizer.minimize(lambda: w * float("inf"), [w])
+    assert w.numpy() == 1.0 and float(optimizer.loss_scale) == 1.0

@@ -133,6 +133,14 @@ def test_float_explorer_steps_by_one_ulp_of_the_chosen_format():
     assert w.x == math.inf and _statuses(w)["float16"] == "inf"
     w.step(-1)
     assert w.x == 65504.0
+
+
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+def test_float_explorer_step_buttons_say_which_way_they_go(lang):
+    w = FloatExplorer(1.0, lang=lang)
+    assert w.down_button.tooltip == i18n.t("formats.explorer.step_down_tooltip", lang)
+    assert w.up_button.tooltip == i18n.t("formats.explorer.step_up_tooltip", lang)
+    assert w.down_button.tooltip != w.up_button.tooltip
     with pytest.raises(ValueError, match="direction=2"):
         w.step(2)
 
@@ -185,7 +193,7 @@ def test_float_explorer_figure_and_bad_arguments():
 def test_widgets_follow_the_current_language():
     i18n.set_language("ko")
     w = FloatExplorer(1e-8)
-    assert i18n.t("formats.status.flushed_to_zero", "ko") in w.table.value
+    assert i18n.t("formats.status.underflow_to_zero", "ko") in w.table.value
 
 
 # --- RangeChart -----------------------------------------------------------------------------
@@ -228,14 +236,14 @@ def test_underflow_report_counts_every_value_once():
     assert sum(int(c.sum()) for c in report.counts.values()) + report.totals["zero"] == values.size
     assert sum(report.fraction(b) for b in BANDS) == pytest.approx(1.0)
     status = formats.classify(values.astype(np.float64) * 2.0**8, "float16")
-    assert report.totals["flushed_to_zero"] == np.count_nonzero(status == "flushed_to_zero")
+    assert report.totals["underflow_to_zero"] == np.count_nonzero(status == "underflow_to_zero")
     assert report.totals["subnormal"] == np.count_nonzero(status == "subnormal")
 
 
 def test_loss_scale_trades_underflow_for_overflow():
     values = _synthetic_gradients()
     reports = [underflow_report(values, 2.0**k) for k in range(0, 41, 4)]
-    flushed = [r.totals["flushed_to_zero"] for r in reports]
+    flushed = [r.totals["underflow_to_zero"] for r in reports]
     overflow = [r.totals["overflow"] for r in reports]
     assert flushed == sorted(flushed, reverse=True) and flushed[0] > flushed[-1]
     assert overflow == sorted(overflow) and overflow[0] == 0 < overflow[-1]
@@ -256,19 +264,19 @@ def test_band_limits_match_the_casts():
 def test_gradient_underflow_in_every_language(lang):
     values = _synthetic_gradients()
     w = GradientUnderflow({"activations": values, "mine": -values}, lang=lang)
-    flushed_at_1 = w.result.fraction("flushed_to_zero")
+    flushed_at_1 = w.result.fraction("underflow_to_zero")
     picture = bytes(w.view.value)
     w.slider.value = 15
     assert w.result.scale == 2.0**15
-    assert w.result.fraction("flushed_to_zero") < flushed_at_1
+    assert w.result.fraction("underflow_to_zero") < flushed_at_1
     assert bytes(w.view.value) != picture
     assert f"{w.result.fraction('subnormal') * 100:.1f} %" in w.summary.value
     assert i18n.t("formats.grad.kind.activations", lang) in [o[0] for o in w.kind_menu.options]
     legend = w.plot.legend_texts()
     if w.plot.lang == lang:  # a figure falls back to English where no font shows the language
-        assert legend[1].startswith(i18n.t("formats.grad.band.flushed_to_zero", lang))
+        assert legend[1].startswith(i18n.t("formats.grad.band.underflow_to_zero", lang))
     w.format_menu.value = "bfloat16"
-    assert w.result.fmt == "bfloat16" and w.result.totals["flushed_to_zero"] == 0
+    assert w.result.fmt == "bfloat16" and w.result.totals["underflow_to_zero"] == 0
     w.kind_menu.value = "mine"
     assert w.result.totals == underflow_report(-values, 2.0**15, "bfloat16").totals
     assert isinstance(w.figure(), Figure)

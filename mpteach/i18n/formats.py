@@ -55,12 +55,12 @@ MESSAGES = {
         "ko": "엡실론",
         "ru": "эпсилон",
     },
-    "formats.fact.decimal_digits": {
-        "en": "decimal digits",
-        "zh": "十进制有效位",
-        "es": "dígitos decimales",
-        "ko": "십진 유효 자릿수",
-        "ru": "десятичных знаков",
+    "formats.fact.significant_digits": {
+        "en": "significant digits",
+        "zh": "十进制有效数字",
+        "es": "cifras significativas",
+        "ko": "유효 숫자(십진)",
+        "ru": "значащих цифр",
     },
     "formats.fact.inf": {"en": "inf", "zh": "inf", "es": "inf", "ko": "inf", "ru": "inf"},
     "formats.fact.nan": {"en": "NaN", "zh": "NaN", "es": "NaN", "ko": "NaN", "ru": "NaN"},
@@ -130,8 +130,8 @@ MESSAGES = {
         "ko": "비정규 수",
         "ru": "субнормальное",
     },
-    "formats.status.flushed_to_zero": {
-        "en": "underflow: flushed to zero",
+    "formats.status.underflow_to_zero": {
+        "en": "underflow: rounded to zero",
         "zh": "下溢：变为零",
         "es": "subdesbordamiento: se vuelve cero",
         "ko": "언더플로: 0이 됨",
@@ -219,12 +219,19 @@ MESSAGES = {
         "ko": "+1 ULP",
         "ru": "+1 ULP",
     },
-    "formats.explorer.step_tooltip": {
-        "en": "Move x to the next value that the chosen format can store",
-        "zh": "把 x 移到所选格式能表示的下一个值",
-        "es": "Lleva x al siguiente valor que el formato elegido puede almacenar",
-        "ko": "x를 선택한 형식이 저장할 수 있는 다음 값으로 옮깁니다",
-        "ru": "Перевести x к соседнему значению, которое может хранить выбранный формат",
+    "formats.explorer.step_down_tooltip": {
+        "en": "Move x down to the next smaller value that the chosen format can store (one ULP down)",
+        "zh": "把 x 移到所选格式能表示的下一个更小的值（减少一个 ULP）",
+        "es": "Baja x al siguiente valor menor que el formato elegido puede almacenar (un ULP menos)",
+        "ko": "x를 선택한 형식이 저장할 수 있는 바로 아래의 더 작은 값으로 옮깁니다(ULP 하나만큼 아래)",
+        "ru": "Перевести x к ближайшему меньшему значению, которое может хранить выбранный формат (на один ULP вниз)",
+    },
+    "formats.explorer.step_up_tooltip": {
+        "en": "Move x up to the next larger value that the chosen format can store (one ULP up)",
+        "zh": "把 x 移到所选格式能表示的下一个更大的值（增加一个 ULP）",
+        "es": "Sube x al siguiente valor mayor que el formato elegido puede almacenar (un ULP más)",
+        "ko": "x를 선택한 형식이 저장할 수 있는 바로 위의 더 큰 값으로 옮깁니다(ULP 하나만큼 위)",
+        "ru": "Перевести x к ближайшему большему значению, которое может хранить выбранный формат (на один ULP вверх)",
     },
     "formats.explorer.saturate": {
         "en": "saturating cast (clip to ±max)",
@@ -361,8 +368,8 @@ MESSAGES = {
         "ko": "원래 0(모든 형식)",
         "ru": "ровно ноль (в любом формате)",
     },
-    "formats.grad.band.flushed_to_zero": {
-        "en": "lost: flushed to zero",
+    "formats.grad.band.underflow_to_zero": {
+        "en": "lost: rounded to zero",
         "zh": "丢失：下溢为零",
         "es": "perdidos: subdesbordamiento a cero",
         "ko": "소실: 언더플로로 0이 됨",

@@ -41,7 +41,7 @@ STATUS_COLOURS = {
     "zero": "#969696",
     "normal": "#31a354",
     "subnormal": "#e6a100",
-    "flushed_to_zero": "#de2d26",
+    "underflow_to_zero": "#de2d26",
     "overflow_inf": "#756bb1",
     "overflow_nan": "#756bb1",
     "saturated": "#d95f0e",
@@ -172,8 +172,10 @@ class FloatExplorer(widgets.VBox):
             description=t("step_format"),
             layout=widgets.Layout(width="240px"),
         )
-        self.down_button = widgets.Button(description=t("step_down"), tooltip=t("step_tooltip"))
-        self.up_button = widgets.Button(description=t("step_up"), tooltip=t("step_tooltip"))
+        self.down_button = widgets.Button(
+            description=t("step_down"), tooltip=t("step_down_tooltip")
+        )
+        self.up_button = widgets.Button(description=t("step_up"), tooltip=t("step_up_tooltip"))
         self.down_button.on_click(lambda _: self.step(-1))
         self.up_button.on_click(lambda _: self.step(+1))
         self.saturate = widgets.Checkbox(value=False, description=t("saturate"), indent=False)

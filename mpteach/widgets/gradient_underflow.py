@@ -2,7 +2,7 @@
 
 Real float32 gradients (by default from :func:`mpteach.gradients.sample_gradients`) are
 multiplied by a loss scale and stored in float16 (or another format). A histogram over log2 bins,
-plus a separate bin for exact zeros, shows which of them float16 flushes to zero, keeps as
+plus a separate bin for exact zeros, shows which of them float16 rounds to zero, keeps as
 subnormals, keeps as normal numbers, or overflows; the loss-scale slider shifts them all.
 
 The numbers come from :func:`underflow_report` (casts and classification by
@@ -11,9 +11,9 @@ The numbers come from :func:`underflow_report` (casts and classification by
 >>> values = [0.0, 2.0**-30, 2.0**-20, 2.0**-10, 1.0]
 >>> report = underflow_report(values, scale=1.0)
 >>> report.totals
-{'zero': 1, 'flushed_to_zero': 1, 'subnormal': 1, 'normal': 2, 'overflow': 0}
+{'zero': 1, 'underflow_to_zero': 1, 'subnormal': 1, 'normal': 2, 'overflow': 0}
 >>> underflow_report(values, scale=2.0**16).totals
-{'zero': 1, 'flushed_to_zero': 0, 'subnormal': 0, 'normal': 3, 'overflow': 1}
+{'zero': 1, 'underflow_to_zero': 0, 'subnormal': 0, 'normal': 3, 'overflow': 1}
 """
 
 from __future__ import annotations
@@ -32,12 +32,12 @@ from mpteach import i18n
 from mpteach.widgets._common import FigureView, figure_text, new_figure
 from mpteach.widgets.float_explorer import STATUS_COLOURS
 
-BANDS: tuple[str, ...] = ("zero", "flushed_to_zero", "subnormal", "normal", "overflow")
+BANDS: tuple[str, ...] = ("zero", "underflow_to_zero", "subnormal", "normal", "overflow")
 """Where a scaled gradient ends up: exactly zero already, lost to zero, subnormal, normal, overflow."""
 
 _BAND_OF_STATUS = {
     "zero": "zero",
-    "flushed_to_zero": "flushed_to_zero",
+    "underflow_to_zero": "underflow_to_zero",
     "subnormal": "subnormal",
     "normal": "normal",
     "overflow_inf": "overflow",
@@ -146,7 +146,7 @@ def band_limits(fmt: str = "float16") -> dict[str, tuple[float, float]]:
     flush, normal = math.log2(f.underflow_threshold), math.log2(f.smallest_normal)
     overflow = math.log2(f.overflow_threshold)
     return {
-        "flushed_to_zero": (-math.inf, flush),
+        "underflow_to_zero": (-math.inf, flush),
         "subnormal": (flush, normal),
         "normal": (normal, overflow),
         "overflow": (overflow, math.inf),
@@ -184,7 +184,7 @@ class UnderflowPlot:
     >>> plot = UnderflowPlot(underflow_report([0.0, 1e-9, 1e-3], exponents=(-40, 0)), "en")
     >>> plot.update(underflow_report([0.0, 1e-9, 1e-3], scale=2.0**10, exponents=(-40, 0)))
     >>> plot.legend_texts()[1]
-    'lost: flushed to zero: 0.0 %'
+    'lost: rounded to zero: 0.0 %'
     """
 
     def __init__(
@@ -272,7 +272,7 @@ def summary(report: UnderflowReport, lang: str | None = None) -> str:
         name: _percent(report.fraction(band))
         for name, band in [
             ("zero", "zero"),
-            ("flushed", "flushed_to_zero"),
+            ("flushed", "underflow_to_zero"),
             ("subnormal", "subnormal"),
             ("normal", "normal"),
             ("overflow", "overflow"),

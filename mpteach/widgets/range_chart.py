@@ -6,7 +6,7 @@ bar says what happens to ``x`` in that format. Facts come from :class:`mpteach.f
 
 >>> rows = range_rows(1e-5, ("float32", "float16", "float8_e4m3fn"))
 >>> [(row.fmt, row.status) for row in rows]
-[('float32', 'normal'), ('float16', 'subnormal'), ('float8_e4m3fn', 'flushed_to_zero')]
+[('float32', 'normal'), ('float16', 'subnormal'), ('float8_e4m3fn', 'underflow_to_zero')]
 """
 
 from __future__ import annotations
