@@ -10,7 +10,8 @@ Mixed precision is fast only where the hardware has fast 16-bit matrix units:
   float16 matrix products (but see :func:`policy_advice` about TensorFlow's fused float16 kernel).
 
 :func:`detect` reads this from the operating system (``/proc/cpuinfo``, ``nvidia-smi``) without
-importing TensorFlow; it asks TensorFlow only when it is already imported or when told to.
+importing TensorFlow; it asks TensorFlow (or JAX) only when it is already imported or when told to,
+so it works where TensorFlow is not installed at all.
 
 >>> cpu = HardwareInfo("Intel(R) Xeon(R) Processor", frozenset({"avx512_bf16", "amx_bf16"}))
 >>> cpu.has_amx_bf16, cpu.device
@@ -288,12 +289,35 @@ def _ask_tensorflow() -> tuple[tuple[GPUInfo, ...], bool] | None:
     return tuple(gpus), bool(tf.config.list_physical_devices("TPU"))
 
 
-def detect(tensorflow: bool | None = None, *, use_profile: bool = True) -> HardwareInfo:
+def _ask_jax() -> tuple[tuple[GPUInfo, ...], bool] | None:
+    """GPUs and TPU as JAX sees them; ``None`` if JAX cannot be imported.
+
+    A JAX GPU device names itself in ``device_kind`` (``'NVIDIA A100-SXM4-40GB'``) and, in
+    recent jaxlib versions, gives ``compute_capability`` (``'8.0'``).
+    """
+    try:
+        import jax
+    except ImportError:
+        return None
+    gpus, tpu = [], False
+    for device in jax.devices():
+        if device.platform == "gpu":
+            cc = _parse_compute_capability(getattr(device, "compute_capability", None))
+            gpus.append(GPUInfo(str(device.device_kind), cc))
+        tpu = tpu or device.platform == "tpu"
+    return tuple(gpus), tpu
+
+
+def detect(
+    tensorflow: bool | None = None, *, use_profile: bool = True, jax: bool | None = None
+) -> HardwareInfo:
     """Detect this machine's CPU, GPUs and TPU.
 
     GPUs come from TensorFlow when ``tensorflow`` is true, or when it is ``None`` (the default)
     and TensorFlow is already imported: that is what a model will really run on. Otherwise they
-    come from ``nvidia-smi``, which costs no TensorFlow import.
+    come from ``nvidia-smi``, which costs no TensorFlow import. Where ``nvidia-smi`` finds none,
+    JAX is asked when ``jax`` is true, or ``None`` and JAX is already imported (a benchmark run
+    under Keras's JAX backend, where TensorFlow may not be installed).
 
     Where the environment variable ``MPTEACH_HARDWARE`` names a profile (:data:`PROFILES`), that
     profile is the answer, so the course can be run as another machine would run it.
@@ -307,6 +331,10 @@ def detect(tensorflow: bool | None = None, *, use_profile: bool = True) -> Hardw
         seen = _ask_tensorflow()
         if seen is not None:
             gpus, tpu = seen[0], tpu or seen[1]
+    if jax or (jax is None and "jax" in sys.modules):
+        seen = _ask_jax()
+        if seen is not None:
+            gpus, tpu = gpus or seen[0], tpu or seen[1]
     return HardwareInfo(model, flags, os.cpu_count() or 1, gpus, tpu)
 
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import copy
 import json
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -288,3 +290,98 @@ def test_recorded_results_and_widgets_need_no_tensorflow():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "False"]
+
+
+# ---- backends and hardware detection without TensorFlow ------------------------------------------
+
+
+def _hide(tmp_path, monkeypatch, module: str) -> None:
+    """Make ``import <module>`` fail in child processes (a package that raises ImportError
+    shadows the installed one through PYTHONPATH)."""
+    import os
+
+    folder = tmp_path / f"no-{module}"
+    (folder / module).mkdir(parents=True)
+    (folder / module / "__init__.py").write_text(
+        f'raise ImportError("No module named {module!r} (hidden for this test)")\n'
+    )
+    monkeypatch.setenv(
+        "PYTHONPATH", os.pathsep.join([str(folder), os.environ.get("PYTHONPATH", "")])
+    )
+
+
+def test_bad_backend_names_the_choices():
+    from mpteach.bench import keras_backend
+
+    with pytest.raises(ValueError, match=r"backend='torch': choose one of 'tensorflow', 'jax'"):
+        bench.training_step(("dense",), backend="torch")
+    with pytest.raises(ValueError, match=r"backend='tensorflow' runs in this process"):
+        keras_backend.run_in_backend("tensorflow", "train", {})
+    with pytest.raises(ValueError, match=r"kind='probe': choose one of 'matmul', 'train'"):
+        keras_backend.run_in_backend("jax", "probe", {})
+    with pytest.raises(SystemExit):
+        main(["train", "--backend", "torch"])
+
+
+def test_a_missing_backend_package_is_a_clear_import_error(tmp_path, monkeypatch):
+    _hide(tmp_path, monkeypatch, "jax")
+    with pytest.raises(ImportError, match=r"(?s)jax backend failed.*No module named 'jax'") as e:
+        bench.training_step(("dense",), ("float32",), (True,), 2, 1, 0, backend="jax")
+    assert "SyntaxError" not in str(e.value)
+
+
+def test_hardware_detection_needs_no_tensorflow(tmp_path, monkeypatch):
+    import os
+    import subprocess
+
+    _hide(tmp_path, monkeypatch, "tensorflow")
+    code = (
+        "import json, sys\n"
+        "from mpteach.hardware import detect\n"
+        "info = detect(tensorflow=True, use_profile=False)\n"
+        "print(json.dumps([info.device, info.label, 'tensorflow' in sys.modules]))"
+    )
+    root = str(Path(__file__).resolve().parents[1])  # this mpteach
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([os.environ["PYTHONPATH"], root])}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert out.returncode == 0, out.stderr
+    device, label, imported = json.loads(out.stdout)
+    assert device in results.DEVICES and label and imported is False
+
+
+def test_gpus_and_tpus_are_read_from_jax_devices(monkeypatch):
+    """Under Keras's JAX backend, where nvidia-smi is missing, JAX's devices name the GPUs
+    (a stand-in ``jax`` module with the attributes jaxlib's devices have)."""
+    import types
+
+    from mpteach import hardware
+
+    def devices(kinds):
+        return lambda: [types.SimpleNamespace(**kind) for kind in kinds]
+
+    gpu = {"platform": "gpu", "device_kind": "NVIDIA A100-SXM4-40GB", "compute_capability": "8.0"}
+    fake = types.ModuleType("jax")
+    fake.devices = devices([gpu, gpu])
+    monkeypatch.setitem(sys.modules, "jax", fake)
+    monkeypatch.setattr(hardware, "_run_nvidia_smi", lambda: "")
+    info = hardware.detect(tensorflow=False, use_profile=False, jax=True)
+    assert info.device == "gpu" and info.label == "NVIDIA A100-SXM4-40GB (compute capability 8.0)"
+    assert info.gpus[0].has_tf32 and len(info.gpus) == 2
+    fake.devices = devices([{"platform": "tpu", "device_kind": "TPU v4"}])
+    assert hardware.detect(tensorflow=False, use_profile=False, jax=True).device == "tpu"
+    fake.devices = devices([{"platform": "cpu", "device_kind": "cpu"}])
+    assert hardware.detect(tensorflow=False, use_profile=False, jax=True).gpus == ()
+    # nvidia-smi, where present, names the GPUs first
+    monkeypatch.setattr(hardware, "_run_nvidia_smi", lambda: "Tesla T4, 7.5\n")
+    assert hardware.detect(tensorflow=False, use_profile=False, jax=True).gpus[0].name == "Tesla T4"
+
+
+def test_software_names_the_backend(doc):
+    assert doc["software"]["keras_backend"] == "tensorflow" and doc["software"]["jax"] is None
+    assert results.software_label(doc).startswith("TensorFlow ")
+    row = {**doc["rows"][0], "remapping": None, "tf32": None}
+    assert results.variant_label(row) == row["variant"]  # not applicable: no note
+    jax_doc = copy.deepcopy(doc)
+    for r in jax_doc["rows"]:
+        r["remapping"] = r["tf32"] = None
+    assert results.check_result(jax_doc) is jax_doc

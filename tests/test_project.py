@@ -25,6 +25,7 @@ def test_environment_yml_lists_the_same_dependencies_as_pyproject():
         _name(r)
         for r in project["dependencies"]
         + project["optional-dependencies"]["tf-cpu"]
+        + project["optional-dependencies"]["jax"]
         + project["optional-dependencies"]["course"]
     }
     env = yaml.safe_load((ROOT / "environment.yml").read_text())

@@ -6,6 +6,12 @@ import numpy as np
 import pytest
 
 from mpteach import i18n
+from mpteach.bench.published import (
+    published_groups,
+    published_measurements,
+    published_speedup,
+    select_published,
+)
 from mpteach.bench.results import recorded_results, vendor_claims
 from mpteach.simulate import SETTINGS, GradientModel, compare, simulate
 from mpteach.widgets import LossScaleDynamics, SpeedupExplorer
@@ -166,6 +172,8 @@ def test_live_run_adds_a_result_of_this_machine(explorer):
     assert explorer.result["hardware"]["label"] == detect().label
     assert [bar.group for bar in explorer.plot.bars] == ["n = 16", "n = 16"]
     assert "Measured on this machine" in explorer.status.value
+    assert "measured here, now" in explorer.plot.axes.get_title()
+    assert "measured here, now" in explorer.result_menu.options[-1][0]
     assert explorer.progress.value == explorer.progress.max > 0
 
 
@@ -175,3 +183,70 @@ def test_explorer_language_and_bad_workload():
     assert "Опубликованные заявления" in w.claims.value
     with pytest.raises(ValueError, match="workload='lstm'"):
         SpeedupExplorer(workload="lstm")
+
+
+# ---- SpeedupExplorer: the kinds of evidence, published measurements --------------------------------
+
+
+def test_each_kind_of_evidence_is_labelled_and_kept_apart(explorer):
+    assert "recorded with mpteach" in explorer.plot.axes.get_title()
+    assert all("recorded with mpteach" in label for label, _ in explorer.result_menu.options)
+    parts = explorer.children
+    assert explorer.view in parts and explorer.published in parts and explorer.claims in parts
+    assert (
+        parts.index(explorer.view) < parts.index(explorer.published) < parts.index(explorer.claims)
+    )
+    assert "Published measurements — measured by others" in explorer.published.children[0].value
+    assert "published measurement, not run here" in explorer.published_plot.axes.get_title()
+    assert "Published claims — not measured here" in explorer.claims.value
+
+
+def test_published_groups_are_selectable_and_drawn_from_the_data(explorer):
+    groups = published_groups(published_measurements())
+    assert [label for label, _ in explorer.published_menu.options] == list(groups)
+    labels = list(groups)
+    index = next(i for i, label in enumerate(labels) if "V100" in label and "Mask R-CNN" in label)
+    before = bytes(explorer.published_view.value)
+    explorer.published_menu.value = index
+    rows = groups[labels[index]]
+    plot = explorer.published_plot
+    assert plot.axes.get_title().splitlines()[0] == labels[index]
+    assert [bar.speedup for bar in plot.bars] == [published_speedup(r) for r in rows]
+    heights = [p.get_height() for p in plot.axes.patches if p.get_height() > 0]
+    assert heights == pytest.approx([published_speedup(r) for r in rows])
+    hatched = [p for p in plot.axes.patches if p.get_height() > 0 and p.get_hatch()]
+    assert len(hatched) == sum(1 for r in rows if r["speedup_note"]) == 1  # the source's slip
+    assert bytes(explorer.published_view.value) != before
+    assert all(r["source"]["url"] in explorer.published_sources.value for r in rows)
+    assert "@" + rows[0]["source"]["commit"][:8] in explorer.published_sources.value
+
+
+def test_published_sources_list_every_source_once_and_the_tpu_finding():
+    rows = published_measurements()
+    text = spx.published_html(lang="en")
+    urls = {r["source"]["url"] for r in rows}
+    assert all(text.count(f"href='{url}'") >= 1 for url in urls)
+    assert text.count("<li>") == len({(r["source"]["url"], r["source"]["table"]) for r in rows})
+    assert "TPU: no published measurement" in text
+
+
+def test_published_bars_show_gpus_batch_and_xla():
+    rows = select_published(published_measurements(), gpu="A100 80GB", model="Wide & Deep")
+    bars = spx.published_bars(rows, "es")
+    assert [bar.speedup for bar in bars] == [published_speedup(r) for r in rows]
+    assert all("lote" in bar.label and "XLA" in bar.label for bar in bars)
+    batch = rows[0]["batch_per_gpu"]["mixed"]
+    assert f"lote {batch}" in bars[0].label
+
+
+def test_published_part_in_another_language():
+    w = SpeedupExplorer(lang="ko")
+    assert "공개된 측정값" in w.published.children[0].value
+    assert w.published_menu.description == "공개된 측정값"
+    assert "출처" in w.published_sources.value
+    assert w.published_figure().axes[0].get_title() == w.published_plot.axes.get_title()
+
+
+def test_result_title_refuses_an_unknown_kind():
+    with pytest.raises(ValueError, match=r"kind='claim': choose one of 'recorded', 'here'"):
+        spx.result_title(recorded_results()[0], "matmul", "en", kind="claim")

@@ -5,9 +5,11 @@ Examples::
     python -m mpteach.bench all --out result.json          # what mpteach/data/results/ holds
     python -m mpteach.bench matmul --sizes 1024 1023 --repeats 5
     python -m mpteach.bench train --workloads dense --xla off
+    python -m mpteach.bench train --backend jax            # Keras on JAX, in a new process
     python -m mpteach.bench probe --lang es                # the CPU float16 pitfalls, explained
     python -m mpteach.bench show [FILE ...]                # default: the shipped results
     python -m mpteach.bench check FILE ...                 # schema check
+    python -m mpteach.bench published [--gpu A100]         # measurements published by others
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from mpteach.bench.keras_backend import BACKENDS
+from mpteach.bench.published import format_published, published_measurements, select_published
 from mpteach.bench.results import (
     format_table,
     load_result,
@@ -37,6 +41,10 @@ def _parser() -> argparse.ArgumentParser:
     measure.add_argument("--warmup", type=int, default=2, help="untimed calls first (default 2)")
     measure.add_argument("--out", help="save the result as JSON")
     measure.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    measure.add_argument(
+        "--backend", choices=BACKENDS, default="tensorflow",
+        help="Keras backend (default tensorflow; jax runs in a new process with KERAS_BACKEND=jax)",
+    )  # fmt: skip
     matmul = argparse.ArgumentParser(add_help=False)
     matmul.add_argument("--sizes", type=int, nargs="+", default=list(MATMUL_SIZES))
     matmul.add_argument("--dtypes", nargs="+", choices=DTYPES, default=list(DTYPES))
@@ -46,7 +54,10 @@ def _parser() -> argparse.ArgumentParser:
     )
     train.add_argument("--policies", nargs="+", choices=POLICIES, default=list(POLICIES))
     train.add_argument("--batch-size", type=int, help="default: 256 (dense), 64 (cnn)")
-    train.add_argument("--xla", choices=("off", "on", "both"), default="both")
+    train.add_argument(
+        "--xla", choices=("off", "on", "both"),
+        help="jit_compile of the train step (default: both on TensorFlow, on under JAX)",
+    )  # fmt: skip
     train.add_argument(
         "--no-workaround", action="store_true", help="measure the CPU float16 pitfalls themselves"
     )
@@ -59,6 +70,11 @@ def _parser() -> argparse.ArgumentParser:
     show.add_argument("files", nargs="*")
     check = commands.add_parser("check", help="check result files against the schema")
     check.add_argument("files", nargs="+")
+    published = commands.add_parser(
+        "published", help="training speedups measured and published by others, with sources"
+    )
+    published.add_argument("--gpu", help="only hardware whose name contains this (e.g. A100)")
+    published.add_argument("--model", help="only models whose name contains this (e.g. BERT)")
     return parser
 
 
@@ -73,6 +89,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 else format_table(doc)
             )
         return 0
+    if args.command == "published":
+        rows = select_published(published_measurements(), gpu=args.gpu, model=args.model)
+        print(format_published(rows))
+        return 0
     from mpteach.bench import pitfall, workloads  # imports TensorFlow when they run
 
     if args.command == "probe":
@@ -84,15 +104,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command in ("matmul", "all"):
         docs.append(
             workloads.matmul_throughput(
-                args.sizes, args.dtypes, args.repeats, args.warmup, progress
+                args.sizes, args.dtypes, args.repeats, args.warmup, progress, args.backend
             )
         )
     if args.command in ("train", "all"):
-        xla = {"off": (False,), "on": (True,), "both": (False, True)}[args.xla]
+        default = "both" if args.backend == "tensorflow" else "on"
+        xla = {"off": (False,), "on": (True,), "both": (False, True)}[args.xla or default]
         docs.append(
             workloads.training_step(
                 args.workloads, args.policies, xla, args.batch_size, args.repeats, args.warmup,
-                not args.no_workaround, progress,
+                not args.no_workaround, progress, args.backend,
             )
         )  # fmt: skip
     doc = merge_results(docs)

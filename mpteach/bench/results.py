@@ -5,11 +5,16 @@ A result is one run of :mod:`mpteach.bench` on one machine::
     {"schema": "mpteach-bench/1",
      "created": "2026-11-21T10:00:00+00:00",            # UTC, ISO 8601
      "hardware": {"device": "cpu", "label": "...", ...},  # mpteach.hardware.HardwareInfo.to_dict()
-     "software": {"python": "3.11.7", "tensorflow": "2.21.0", "keras": "3.15.1", ...},
+     "software": {"python": "3.11.7", "keras_backend": "tensorflow", "tensorflow": "2.21.0",
+                  "keras": "3.15.1", "jax": null, ...},
      "settings": {"repeats": 10, ...},                     # everything that was chosen or worked around
      "rows": [{"workload": "matmul", "size": 1024, "variant": "bfloat16", "xla": false,
                "tf32": null, "remapping": true, "baseline": false,
                "times_s": [...], "median_s": 0.0021, "speedup": 3.9}, ...]}
+
+A run under another Keras backend (``--backend jax``) has the same shape: ``software`` names
+the backend and the JAX versions, and what exists only in TensorFlow (Grappler's ``remapping``,
+the TF32 switch) is ``null`` in its rows and listed under ``settings["not_applicable"]``.
 
 Rows come in groups (same ``workload``, ``size`` and ``xla``), measured in one process and
 interleaved: ``times_s[i]`` of every row of a group comes from the same round ``i``. Each group
@@ -62,7 +67,7 @@ ROW_KEYS = {
     "variant": str,
     "xla": bool,
     "tf32": (bool, type(None)),
-    "remapping": bool,
+    "remapping": (bool, type(None)),
     "baseline": bool,
     "times_s": list,
     "dropped_rounds": list,
@@ -80,16 +85,42 @@ def _version(*distributions: str) -> str | None:
     return None
 
 
-def software() -> dict[str, str | None]:
-    """Versions that matter for speed (read from the installed distributions, no imports)."""
+def software(backend: str = "tensorflow") -> dict[str, str | None]:
+    """Versions that matter for speed (read from the installed distributions, no imports).
+
+    ``backend`` is the Keras backend that ran the benchmark; ``jax`` and ``jaxlib`` are given
+    only when it is ``'jax'`` (``None`` otherwise, installed or not).
+
+    >>> info = software("jax")
+    >>> info["keras_backend"], sorted(info)[:3]
+    ('jax', ['jax', 'jaxlib', 'keras'])
+    """
+    jax = backend == "jax"
     return {
         "python": platform.python_version(),
         "platform": platform.platform(),
+        "keras_backend": backend,
         "tensorflow": _version("tensorflow", "tensorflow-cpu", "tf-nightly"),
         "keras": _version("keras"),
+        "jax": _version("jax") if jax else None,
+        "jaxlib": _version("jaxlib") if jax else None,
         "numpy": _version("numpy"),
         "mpteach": _version("mpteach") or sys.modules["mpteach"].__version__,
     }
+
+
+def software_label(doc: dict[str, Any]) -> str:
+    """``'TensorFlow 2.21.0'``, or ``'JAX 0.10.2, Keras 3.15.1'`` for a run under JAX.
+
+    >>> software_label({"software": {"keras_backend": "jax", "jax": "0.10.2", "keras": "3.15.1"}})
+    'JAX 0.10.2, Keras 3.15.1'
+    >>> software_label({"software": {"tensorflow": "2.21.0"}})
+    'TensorFlow 2.21.0'
+    """
+    info = doc["software"]
+    if info.get("keras_backend", "tensorflow") == "jax":
+        return f"JAX {info.get('jax') or '?'}, Keras {info.get('keras') or '?'}"
+    return f"TensorFlow {info.get('tensorflow') or '?'}"
 
 
 def group_key(row: dict[str, Any]) -> tuple[str, int, bool]:
@@ -145,9 +176,13 @@ def add_speedups(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def new_result(
-    rows: list[dict[str, Any]], settings: dict[str, Any], hardware: dict[str, Any] | None = None
+    rows: list[dict[str, Any]],
+    settings: dict[str, Any],
+    hardware: dict[str, Any] | None = None,
+    backend: str = "tensorflow",
 ) -> dict[str, Any]:
-    """A checked result document with provenance (``hardware`` defaults to this machine)."""
+    """A checked result document with provenance (``hardware`` defaults to this machine;
+    ``backend`` is the Keras backend that ran it)."""
     if hardware is None:
         from mpteach.hardware import detect
 
@@ -157,7 +192,7 @@ def new_result(
             "schema": SCHEMA,
             "created": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
             "hardware": hardware,
-            "software": software(),
+            "software": software(backend),
             "settings": {**settings, "outlier_rule": OUTLIER_RULE},
             "rows": add_speedups(rows),
         }
@@ -300,8 +335,7 @@ def format_table(doc: dict[str, Any]) -> str:
     it need not equal the ratio of the two medians when the machine's speed drifts.
     """
     lines = [
-        f"{doc['hardware']['label']} | TensorFlow {doc['software'].get('tensorflow')} | "
-        f"{doc['created'][:10]}",
+        f"{doc['hardware']['label']} | {software_label(doc)} | {doc['created'][:10]}",
         f"{'workload':8} {'size':>5} {'xla':>3}  {'variant':30} {'median ms':>10} {'speedup*':>8}",
     ]
     for row in doc["rows"]:
@@ -327,10 +361,14 @@ def format_table(doc: dict[str, Any]) -> str:
 
 
 def variant_label(row: dict[str, Any]) -> str:
-    """``'float32 (TF32 off)'``, ``'mixed_float16 (remapping off)'``, or just the variant."""
+    """``'float32 (TF32 off)'``, ``'mixed_float16 (remapping off)'``, or just the variant
+    (``None`` means not applicable, as under JAX: no note)."""
     notes = [
         n
-        for n, on in (("TF32 off", row["tf32"] is False), ("remapping off", not row["remapping"]))
+        for n, on in (
+            ("TF32 off", row["tf32"] is False),
+            ("remapping off", row["remapping"] is False),
+        )
         if on
     ]
     return f"{row['variant']} ({', '.join(notes)})" if notes else row["variant"]

@@ -4,6 +4,9 @@ Each function measures float32 and the 16-bit variants in this process, interlea
 (:func:`mpteach.bench.timing.interleaved`), and returns a checked result document
 (:mod:`mpteach.bench.results`) whose rows carry the speedup against float32.
 
+``backend='jax'`` runs the same measurement under Keras's JAX backend in a new process
+(:mod:`mpteach.bench.keras_backend`); ``'tensorflow'`` (the default) runs it here.
+
 Where a probe of :mod:`mpteach.bench.pitfall` finds a slow float16 CPU kernel, the work-around
 is applied and recorded: float16 graphs without XLA run with Grappler's remapping off (their rows
 say ``"remapping": false``), and the float16 CNN without XLA, whose convolution gradients would
@@ -20,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from mpteach.bench.keras_backend import check_backend, run_in_backend
 from mpteach.bench.pitfall import float16_conv_probe, float16_fusion_probe, remapping
 from mpteach.bench.results import new_result, variant_label
 from mpteach.bench.timing import Progress, interleaved
@@ -37,6 +41,12 @@ def _choices(name: str, values: Sequence[Any], valid: Sequence[Any]) -> list[Any
     if bad or not values:
         raise ValueError(f"{name}={values!r}: choose from {', '.join(map(repr, valid))}.")
     return values
+
+
+def _check_sizes(sizes: Sequence[int]) -> list[int]:
+    if not sizes or not all(isinstance(n, int) and 1 <= n <= 16384 for n in sizes):
+        raise ValueError(f"sizes={list(sizes)!r}: choose whole numbers in [1, 16384].")
+    return list(sizes)
 
 
 def _tf32_off(run: Callable[[], Any]) -> Callable[[], Any]:
@@ -66,7 +76,8 @@ def _remapping_off(run: Callable[[], Any]) -> Callable[[], Any]:
 
 def _settings(repeats: int, warmup: int, **more: Any) -> dict[str, Any]:
     load = list(os.getloadavg()) if hasattr(os, "getloadavg") else None
-    return {"repeats": repeats, "warmup": warmup, "load_average_at_start": load, **more}
+    return {"repeats": repeats, "warmup": warmup, "load_average_at_start": load,
+            "backend": "tensorflow", "not_applicable": [], **more}  # fmt: skip
 
 
 def _tf32_note(measure_tf32: bool) -> str:
@@ -102,13 +113,17 @@ def matmul_throughput(
     repeats: int = 10,
     warmup: int = 2,
     progress: bool | Progress | None = None,
+    backend: str = "tensorflow",
 ) -> dict[str, Any]:
     """Time ``n x n @ n x n`` products for each size and dtype (float32 is always included:
     it is the baseline). Rows also get ``tflops``. Sizes that are not multiples of 8 show what
-    Tensor Cores and AMX tiles think of ragged shapes."""
+    Tensor Cores and AMX tiles think of ragged shapes. ``backend='jax'`` measures
+    ``keras.ops.matmul`` under JAX in a new process."""
     dtypes = _choices("dtypes", dtypes, DTYPES)
-    if not sizes or not all(isinstance(n, int) and 1 <= n <= 16384 for n in sizes):
-        raise ValueError(f"sizes={list(sizes)!r}: choose whole numbers in [1, 16384].")
+    sizes = _check_sizes(sizes)
+    if check_backend(backend) != "tensorflow":
+        options = {"sizes": sizes, "dtypes": dtypes, "repeats": repeats, "warmup": warmup}
+        return run_in_backend(backend, "matmul", options, progress)
     import tensorflow as tf
 
     info = detect(tensorflow=True, use_profile=False)
@@ -175,6 +190,7 @@ def training_step(
     warmup: int = 2,
     float16_workaround: bool = True,
     progress: bool | Progress | None = None,
+    backend: str = "tensorflow",
 ) -> dict[str, Any]:
     """Time one ``train_on_batch`` step (Adam, sparse cross-entropy; mixed_float16 wrapped in
     Keras's ``LossScaleOptimizer``) per workload, policy and XLA setting.
@@ -184,10 +200,18 @@ def training_step(
     where they find a slow float16 kernel, float16 Dense graphs without XLA run with remapping
     off, and the float16 CNN without XLA is not timed (listed under ``settings["skipped"]``).
     Turning it off measures the pitfalls themselves: seconds per step on such CPUs.
+
+    ``backend='jax'`` runs the same steps under Keras's JAX backend in a new process
+    (:mod:`mpteach.bench.keras_backend`), where ``xla`` is ``jit_compile`` of the train step and
+    the TensorFlow-only probes and work-arounds do not apply.
     """
     workloads = _choices("workloads", workloads, tuple(BATCH_SIZES))
     policies = _choices("policies", policies, POLICIES)
     xla = _choices("xla", xla, (False, True))
+    if check_backend(backend) != "tensorflow":
+        options = {"workloads": workloads, "policies": policies, "xla": xla,
+                   "batch_size": batch_size, "repeats": repeats, "warmup": warmup}  # fmt: skip
+        return run_in_backend(backend, "train", options, progress)
     import keras
     import tensorflow as tf
 

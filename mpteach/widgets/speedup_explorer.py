@@ -1,9 +1,13 @@
-"""SpeedupExplorer: measured speedups against float32, recorded elsewhere or run here and now.
+"""SpeedupExplorer: speedups against float32, each labelled with the kind of evidence it is.
 
-The numbers are benchmark results of :mod:`mpteach.bench` (the ones shipped in
-``mpteach/data/results/``, or a run on this machine). :func:`speedup_bars` picks the bars of one
-workload, :class:`SpeedupPlot` draws them with the hardware's name in the title, and
-:func:`claims_html` lists the published claims apart, labelled as claims.
+* *measured here, now* and *recorded with mpteach*: benchmark results of :mod:`mpteach.bench`
+  (a run on this machine, or the ones shipped in ``mpteach/data/results/``).
+  :func:`speedup_bars` picks the bars of one workload and :class:`SpeedupPlot` draws them with
+  the hardware's name and the kind of result in the title.
+* *published measurements*: training throughput measured by others on GPUs
+  (:mod:`mpteach.bench.published`), one group (hardware, model, workload) at a time:
+  :func:`published_bars`, :class:`PublishedPlot`, and :func:`published_html` for their sources.
+* *vendor claims*: :func:`claims_html` lists them apart, labelled as claims.
 
 >>> from mpteach.bench.results import new_result
 >>> rows = [{"workload": "matmul", "size": 512, "variant": v, "xla": False, "tf32": None,
@@ -26,7 +30,12 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from mpteach import i18n
-from mpteach.bench.results import recorded_results, variant_label, vendor_claims
+from mpteach.bench.published import (
+    published_document,
+    published_groups,
+    published_speedup,
+)
+from mpteach.bench.results import recorded_results, software_label, variant_label, vendor_claims
 from mpteach.widgets._common import FigureView, Message, figure_text, new_figure
 
 WORKLOADS = ("matmul", "dense", "cnn")
@@ -77,11 +86,19 @@ def speedup_bars(
     return bars
 
 
-def result_title(doc: dict[str, Any], workload: str, lang: str | None = None) -> str:
-    """The hardware's name, then ``'<workload> (TensorFlow 2.21.0, 2026-11-22)'``."""
+KINDS = ("recorded", "here")
+
+
+def result_title(
+    doc: dict[str, Any], workload: str, lang: str | None = None, kind: str = "recorded"
+) -> str:
+    """The hardware's name, then ``'<workload> (TensorFlow 2.21.0, 2026-11-22) — <kind>'``,
+    where ``kind`` is ``'recorded'`` (shipped with mpteach) or ``'here'`` (measured here, now)."""
+    if kind not in KINDS:
+        raise ValueError(f"kind={kind!r}: choose one of {', '.join(map(repr, KINDS))}.")
     workload_line = _t(
-        "title", lang, workload=_t("workload." + workload, lang),
-        tf=doc["software"].get("tensorflow") or "?", date=doc["created"][:10],
+        "title", lang, workload=_t("workload." + workload, lang), software=software_label(doc),
+        date=doc["created"][:10], kind=_t("kind_" + kind, lang),
     )  # fmt: skip
     return f"{doc['hardware']['label']}\n{workload_line}"
 
@@ -97,13 +114,14 @@ class SpeedupPlot:
     """
 
     def __init__(self, doc: dict[str, Any], workload: str, lang: str | None = None,
-                 types: tuple[str, ...] = TYPES) -> None:  # fmt: skip
+                 types: tuple[str, ...] = TYPES, kind: str = "recorded") -> None:  # fmt: skip
         with figure_text(lang) as self.lang:
             self.figure = new_figure(10, 4.4)
             self.axes = self.figure.add_axes((0.07, 0.1, 0.91, 0.76))
-            self.update(doc, workload, types)
+            self.update(doc, workload, types, kind)
 
-    def update(self, doc: dict[str, Any], workload: str, types: tuple[str, ...] = TYPES) -> None:
+    def update(self, doc: dict[str, Any], workload: str, types: tuple[str, ...] = TYPES,
+               kind: str = "recorded") -> None:  # fmt: skip
         axes, lang = self.axes, self.lang
         axes.clear()
         self.bars = speedup_bars(doc, workload, lang, types)
@@ -133,7 +151,7 @@ class SpeedupPlot:
         top = max([bar.speedup for bar in self.bars] + [1.0])
         axes.set_ylim(0, top * 1.3)
         axes.set_ylabel(_t("ylabel", lang))
-        axes.set_title(result_title(doc, workload, lang), fontsize=9)
+        axes.set_title(result_title(doc, workload, lang, kind), fontsize=9)
         if not self.bars:
             axes.text(0.5, 0.5, _t("no_rows", lang), transform=axes.transAxes, ha="center")
         axes.legend(fontsize=8, loc="upper right", framealpha=0.85, ncol=2)
@@ -148,6 +166,118 @@ def draw_speedups(doc: dict[str, Any], workload: str, lang: str | None = None,
                   types: tuple[str, ...] = TYPES) -> Figure:  # fmt: skip
     """The static bar chart of one workload of a result."""
     return SpeedupPlot(doc, workload, lang, types).figure
+
+
+@dataclass(frozen=True)
+class PublishedBar:
+    label: str  # "8 GPU(s)\nbatch 32/60"
+    speedup: float  # mixed / baseline throughput, computed from the two figures
+    stated: float | None  # as the source prints it
+    note: str | None  # where the source contradicts itself
+
+
+def published_bars(rows: list[dict[str, Any]], lang: str | None = None) -> list[PublishedBar]:
+    """One bar per row of a published group: its GPUs and batch size, and the ratio of its
+    throughputs.
+
+    >>> from mpteach.bench.published import published_measurements, select_published
+    >>> rows = select_published(published_measurements(), gpu="A100 80GB", model="Mask R-CNN")
+    >>> [(bar.label.replace("\\n", " "), round(bar.speedup, 2)) for bar in published_bars(rows, "en")]
+    [('1 GPU(s) batch 2', 1.36), ('1 GPU(s) batch 4', 1.55), ('8 GPU(s) batch 2', 1.04), ('8 GPU(s) batch 4', 1.1)]
+    """
+    bars = []
+    for row in rows:
+        batch = row["batch_per_gpu"]
+        size = (
+            str(batch["mixed"])
+            if batch["mixed"] == batch["baseline"]
+            else f"{batch['baseline']}/{batch['mixed']}"
+        )
+        label = _t("published_bar", lang, gpus=row["gpus"], batch=size)
+        if row["xla"] is not None:
+            label += "\n" + _t("xla_on" if row["xla"] else "xla_off", lang)
+        stated = None if row["speedup_stated"] is None else float(row["speedup_stated"])
+        bars.append(PublishedBar(label, published_speedup(row), stated, row["speedup_note"]))
+    return bars
+
+
+class PublishedPlot:
+    """Bars of one published group (same hardware, model and workload): mixed-precision
+    throughput over FP32/TF32 throughput, the source's own figure marked beside each bar.
+
+    >>> from mpteach.bench.published import published_measurements, published_groups
+    >>> label, rows = next(iter(published_groups(published_measurements()).items()))
+    >>> plot = PublishedPlot(rows, label, "en")
+    >>> plot.axes.get_title().splitlines()[0] == label
+    True
+    """
+
+    def __init__(self, rows: list[dict[str, Any]], label: str, lang: str | None = None) -> None:
+        with figure_text(lang) as self.lang:
+            self.figure = new_figure(10, 4.0)
+            self.axes = self.figure.add_axes((0.07, 0.16, 0.91, 0.7))
+            self.update(rows, label)
+
+    def update(self, rows: list[dict[str, Any]], label: str) -> None:
+        axes, lang = self.axes, self.lang
+        axes.clear()
+        self.rows, self.bars = rows, published_bars(rows, lang)
+        x = np.arange(len(self.bars))
+        heights = [bar.speedup for bar in self.bars]
+        drawn = axes.bar(
+            x, heights, 0.6, color=COLOURS["float16"], label=rows[0]["precision"]["mixed"]
+        )
+        for patch, bar in zip(drawn, self.bars, strict=True):
+            if bar.note:
+                patch.set_hatch("xx")
+        if any(bar.note for bar in self.bars):
+            axes.bar([0], [0], color="white", edgecolor="#555", hatch="xx",
+                     label=_t("inconsistent", lang))  # fmt: skip
+        axes.bar_label(drawn, labels=[f"{h:.2f}×" for h in heights], fontsize=7, padding=2)
+        stated = [(i, bar.stated) for i, bar in enumerate(self.bars) if bar.stated is not None]
+        if stated:
+            axes.plot([i + 0.38 for i, _ in stated], [v for _, v in stated], "k<", ms=5,
+                      label=_t("stated", lang))  # fmt: skip
+        base = rows[0]["precision"]["baseline"]
+        axes.axhline(1.0, color=COLOURS["float32"], ls="--", lw=1, label=f"{base} = 1×")
+        axes.set_xticks(x, [bar.label for bar in self.bars], fontsize=7)
+        axes.set_ylim(0, max(heights + [1.0]) * 1.3)
+        axes.set_ylabel(_t("published_ylabel", lang), fontsize=8)
+        first = rows[0]
+        axes.set_title(
+            f"{label}\n{first['system']} | {first['framework']} — {_t('kind_published', lang)}",
+            fontsize=8,
+        )
+        axes.legend(fontsize=7, loc="upper right", framealpha=0.85)
+
+
+def published_html(rows: list[dict[str, Any]] | None = None, lang: str | None = None) -> str:
+    """The sources of the published measurements (of ``rows``; default all) as links, each
+    with repository, file, commit and table, and what was found for TPUs."""
+    document = published_document()
+    rows = document["rows"] if rows is None else rows
+    seen: dict[tuple, dict[str, Any]] = {}
+    for row in rows:
+        seen.setdefault((row["source"]["url"], row["source"]["table"]), row)
+    items = []
+    for (url, table), row in seen.items():
+        source = row["source"]
+        more = len(source["paths"]) - 1
+        name = f"{source['repository']}: {source['paths'][0]}" + (f" (+{more})" if more else "")
+        items.append(
+            f"<li><a href='{html.escape(url)}' target='_blank'>{html.escape(name)}</a> "
+            f"@{source['commit'][:8]} ({html.escape(source['date'])}) — "
+            f"\u201c{html.escape(table)}\u201d</li>"
+        )
+    tpu = (
+        ""
+        if document["tpu"]["found"]
+        else f"<br><small>{html.escape(_t('tpu_none', lang))}</small>"
+    )
+    return (
+        f"<div style='border-left:3px solid #1565c0;padding-left:8px'>"
+        f"<b>{html.escape(_t('sources_title', lang))}</b><ul>{''.join(items)}</ul>{tpu}</div>"
+    )
 
 
 def claims_html(lang: str | None = None) -> str:
@@ -207,6 +337,7 @@ class SpeedupExplorer(widgets.VBox):
                 f"workload={workload!r}: choose one of {', '.join(map(repr, WORKLOADS))}."
             )
         self.results: list[dict[str, Any]] = recorded_results()
+        self.live: set[int] = set()  # indices of self.results measured here, now
         style = {"description_width": "initial"}
         self.result_menu = widgets.Dropdown(
             options=self._result_options(), value=0, description=_t("result", self.lang),
@@ -233,21 +364,59 @@ class SpeedupExplorer(widgets.VBox):
         self.result = self.results[0]
         self.plot: SpeedupPlot | None = None
         self.view: FigureView | None = None
+        self.groups = published_groups(published_document()["rows"])
+        self.published_menu = widgets.Dropdown(
+            options=[(label, i) for i, label in enumerate(self.groups)], value=0,
+            description=_t("published", self.lang), style=style,
+            layout=widgets.Layout(width="820px"),
+        )  # fmt: skip
+        label, rows = self._group()
+        self.published_plot = PublishedPlot(rows, label, self.lang)
+        self.published_view = FigureView(self.published_plot.figure)
+        self.published_sources = widgets.HTML(published_html(rows, self.lang))
+        self.published = widgets.VBox([
+            widgets.HTML(
+                f"<b>{html.escape(_t('published_title', self.lang))}</b><br>"
+                f"<small>{html.escape(_t('published_note', self.lang))}</small>"
+            ),
+            self.published_menu, self.published_view, self.published_sources,
+        ])  # fmt: skip
         self.result_menu.observe(lambda _: self.update(), names="value")
         self.types_box.observe(lambda _: self.update(), names="value")
         self.workload_menu.observe(self._workload_changed, names="value")
+        self.published_menu.observe(lambda _: self.update_published(), names="value")
         self.run_button.on_click(lambda _: self.run())
-        controls = widgets.VBox([
+        self.controls = widgets.VBox([
             self.result_menu,
             widgets.HBox([self.workload_menu, self.types_box]),
             widgets.HBox([self.sizes_text, self.run_button, self.progress]),
         ])  # fmt: skip
-        super().__init__(children=[controls, self.status, self.message, self.claims])
+        super().__init__(
+            children=[self.controls, self.status, self.message, self.published, self.claims]
+        )
         self.update()
+
+    def _group(self) -> tuple[str, list[dict[str, Any]]]:
+        label = list(self.groups)[self.published_menu.value]
+        return label, self.groups[label]
+
+    def update_published(self) -> None:
+        """Show the chosen published group and its sources."""
+        label, rows = self._group()
+        self.published_plot.update(rows, label)
+        self.published_view.redraw(full=True)
+        self.published_sources.value = published_html(rows, self.lang)
+
+    def _kind(self) -> str:
+        return "here" if self.result_menu.value in self.live else "recorded"
 
     def _result_options(self) -> list[tuple[str, int]]:
         return [
-            (f"{d['hardware']['label']} — {d['created'][:10]}", i)
+            (
+                f"{d['hardware']['label']} — {d['created'][:10]} — "
+                f"{_t('kind_here' if i in self.live else 'kind_recorded', self.lang)}",
+                i,
+            )
             for i, d in enumerate(self.results)
         ]
 
@@ -266,11 +435,12 @@ class SpeedupExplorer(widgets.VBox):
         notes = [_t("skipped", self.lang, items="; ".join(skipped))] if skipped else []
         self.status.value = "<br>".join(html.escape(n) for n in notes)
         if self.plot is None:
-            self.plot = SpeedupPlot(self.result, workload, self.lang, self._types())
+            self.plot = SpeedupPlot(self.result, workload, self.lang, self._types(), self._kind())
             self.view = FigureView(self.plot.figure)
-            self.children = [*self.children[:3], self.view, self.claims]
+            self.children = [self.controls, self.status, self.message, self.view, self.published,
+                             self.claims]  # fmt: skip
         else:
-            self.plot.update(self.result, workload, self._types())
+            self.plot.update(self.result, workload, self._types(), self._kind())
             self.view.redraw(full=True)
 
     def _report(self, done: int, total: int, label: str) -> None:
@@ -295,6 +465,7 @@ class SpeedupExplorer(widgets.VBox):
         finally:
             self.run_button.disabled = False
         self.results.append(doc)
+        self.live.add(len(self.results) - 1)
         self.result_menu.options = self._result_options()
         self.result_menu.value = len(self.results) - 1  # its observer shows it
         done = _t("done", self.lang, seconds=f"{time.perf_counter() - start:.0f}")
@@ -304,4 +475,11 @@ class SpeedupExplorer(widgets.VBox):
 
     def figure(self) -> Figure:
         """The static figure of the current state."""
-        return draw_speedups(self.result, self.workload_menu.value, self.lang, self._types())
+        return SpeedupPlot(
+            self.result, self.workload_menu.value, self.lang, self._types(), self._kind()
+        ).figure
+
+    def published_figure(self) -> Figure:
+        """The static figure of the chosen published group."""
+        label, rows = self._group()
+        return PublishedPlot(rows, label, self.lang).figure
