@@ -271,6 +271,23 @@ def _run_nvidia_smi() -> str:
     return ""
 
 
+def nvidia_smi(*args: str, lang: str | None = None) -> str:
+    """What ``nvidia-smi ARGS`` prints (``nvidia_smi("-L")`` lists the GPUs), or a note in the
+    course's language that this machine has no ``nvidia-smi``.
+
+    >>> import shutil
+    >>> shutil.which("nvidia-smi") is not None or nvidia_smi("-L", lang="en").startswith("nvidia-smi is not here")
+    True
+    """
+    if shutil.which("nvidia-smi") is None:
+        return t("course.ch00.no_nvidia_smi", lang)
+    try:
+        done = subprocess.run(["nvidia-smi", *args], capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.SubprocessError) as error:
+        return f"nvidia-smi {' '.join(args)}: {error}"
+    return (done.stdout + done.stderr).rstrip()
+
+
 def _tpu_from_environment() -> bool:
     return any(os.environ.get(name) for name in TPU_ENV_VARS) or os.path.exists(TPU_DEVICE_PATH)
 
@@ -380,10 +397,30 @@ def float16_fusion_risk(info: HardwareInfo | None = None) -> bool:
 
 
 def best_policy(info: HardwareInfo | None = None) -> str:
-    """The dtype policy that pays off here: ``'mixed_float16'``, ``'mixed_bfloat16'`` or ``'float32'``."""
+    """The dtype policy that pays off here: ``'mixed_float16'``, ``'mixed_bfloat16'`` or ``'float32'``.
+
+    From compute capability 8.0 the Tensor Cores run bfloat16 as well as float16 (NVIDIA's
+    Transformer Engine support matrix: "BF16 requires compute capability 8.0 or higher"), so
+    there the advice is ``mixed_bfloat16``: the same matrix units, float32's range, and no loss
+    scaling to get wrong (no overflow, no skipped steps). ``mixed_float16`` runs on them too and
+    keeps 3 more mantissa bits, for a model that needs them. Older Tensor Cores (7.x) run float16
+    only; GPUs without them (before 7.0) gain no faster math, only memory and bandwidth.
+
+    >>> best_policy(HardwareInfo(gpus=(GPUInfo("NVIDIA A100-SXM4-40GB", (8, 0)),)))
+    'mixed_bfloat16'
+    >>> best_policy(HardwareInfo(gpus=(GPUInfo("Tesla P100-PCIE-16GB", (6, 0)),)))
+    'float32'
+    """
     info = info or detect()
     if info.device == "gpu":
-        return "mixed_float16" if info.gpus[0].has_tensor_cores else "float32"
+        gpu = info.gpus[0]
+        return (
+            "mixed_bfloat16"
+            if gpu.has_tf32
+            else "mixed_float16"
+            if gpu.has_tensor_cores
+            else "float32"
+        )
     return "mixed_bfloat16" if is_fast("bfloat16", info) else "float32"
 
 

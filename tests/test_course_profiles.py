@@ -60,7 +60,8 @@ def test_profiles_cover_every_kind_of_machine_the_course_names():
     assert kinds >= {
         ("cpu", "mixed_bfloat16"),  # Intel AMX, AMD Zen 4
         ("cpu", "float32"),  # no 16-bit units
-        ("gpu", "mixed_float16"),  # T4, A100
+        ("gpu", "mixed_float16"),  # T4
+        ("gpu", "mixed_bfloat16"),  # A100, L4: bfloat16 Tensor Cores
         ("gpu", "float32"),  # P100
         ("tpu", "mixed_bfloat16"),
     }

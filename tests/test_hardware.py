@@ -94,7 +94,7 @@ def test_gpus_from_nvidia_smi_new_and_old_drivers(machine):
     ("smi", "policy", "f16", "bf16"),
     [("Tesla P100-PCIE-16GB, 6.0", "float32", False, False),
      ("Tesla T4, 7.5", "mixed_float16", True, False),
-     ("NVIDIA L4, 8.9", "mixed_float16", True, True)],
+     ("NVIDIA L4, 8.9", "mixed_bfloat16", True, True)],  # bfloat16 Tensor Cores: no loss scaling
 )  # fmt: skip
 def test_policy_follows_the_gpu_not_the_cpu(machine, smi, policy, f16, bf16):
     info = machine(SAPPHIRE_RAPIDS_VM, smi)  # an AMX host CPU must not make bfloat16 "fast"
@@ -183,3 +183,14 @@ def test_to_dict_is_json_ready():
     data = json.loads(json.dumps(info.to_dict()))
     assert data["gpus"] == [{"name": "T4", "compute_capability": [7, 5]}]
     assert data["cpu_features"] == ["AMX-BF16"] and data["virtual_machine"] is True
+
+
+def test_nvidia_smi_runs_it_or_says_there_is_none(monkeypatch, tmp_path):
+    fake = tmp_path / "nvidia-smi"
+    fake.write_text('#!/bin/sh\necho "GPU 0: Tesla T4 (UUID: GPU-1) $*"\n')
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", str(tmp_path))
+    assert hardware.nvidia_smi("-L") == "GPU 0: Tesla T4 (UUID: GPU-1) -L"
+    monkeypatch.setenv("PATH", str(tmp_path / "nowhere"))
+    for lang in i18n.LANGUAGES:
+        assert hardware.nvidia_smi("-L", lang=lang) == i18n.t("course.ch00.no_nvidia_smi", lang)

@@ -10,11 +10,11 @@ MESSAGES = {
         "ru": "TPU: используйте mixed_bfloat16 — TPU изначально считают в bfloat16, а bfloat16 не нуждается в масштабировании потерь.",
     },
     "speed.verdict_gpu_tf32": {
-        "en": "{device}: use mixed_float16 (or mixed_bfloat16, which needs no loss scaling) — Tensor Cores of compute capability {cc} run 16-bit matrix math much faster; float32 already uses TF32 here, so the gain is smaller than the 16-bit peak suggests.",
-        "zh": "{device}：请使用 mixed_float16（或不需要损失缩放的 mixed_bfloat16）—— 计算能力 {cc} 的 Tensor Core 执行 16 位矩阵运算快得多；不过这里的 float32 已经使用 TF32，所以实际收益小于 16 位峰值所暗示的幅度。",
-        "es": "{device}: usa mixed_float16 (o mixed_bfloat16, que no necesita escalado de la pérdida) — los Tensor Cores de capacidad de cómputo {cc} hacen el álgebra matricial de 16 bits mucho más rápido; aquí float32 ya usa TF32, así que la ganancia es menor de lo que sugiere el pico de 16 bits.",
-        "ko": "{device}: mixed_float16을 사용하세요(또는 손실 스케일링이 필요 없는 mixed_bfloat16) — compute capability {cc}의 Tensor Core는 16비트 행렬 연산을 훨씬 빠르게 수행합니다. 다만 여기서는 float32도 이미 TF32를 쓰므로, 이득은 16비트 최대 성능이 암시하는 것보다 작습니다.",
-        "ru": "{device}: используйте mixed_float16 (или mixed_bfloat16, которому не нужно масштабирование потерь) — тензорные ядра с compute capability {cc} выполняют 16-битную матричную арифметику намного быстрее; float32 здесь уже использует TF32, поэтому выигрыш меньше, чем обещает пиковая 16-битная производительность.",
+        "en": "{device}: use mixed_bfloat16 (or mixed_float16) — from compute capability 8.0 (here {cc}) the Tensor Cores run bfloat16 as well as float16, and bfloat16 needs no loss scaling; float32 already uses TF32 here, so the gain is smaller than the 16-bit peak suggests.",
+        "zh": "{device}：请使用 mixed_bfloat16（或 mixed_float16）—— 从计算能力 8.0 起（这里是 {cc}），Tensor Core 既能执行 float16，也能执行 bfloat16，而且 bfloat16 不需要损失缩放；不过这里的 float32 已经使用 TF32，所以实际收益小于 16 位峰值所暗示的幅度。",
+        "es": "{device}: usa mixed_bfloat16 (o mixed_float16) — desde la capacidad de cómputo 8.0 (aquí {cc}) los Tensor Cores ejecutan bfloat16 igual que float16, y bfloat16 no necesita escalado de la pérdida; aquí float32 ya usa TF32, así que la ganancia es menor de lo que sugiere el pico de 16 bits.",
+        "ko": "{device}: mixed_bfloat16(또는 mixed_float16)을 사용하세요 — compute capability 8.0부터(여기서는 {cc}) Tensor Core는 float16뿐 아니라 bfloat16도 실행하며, bfloat16은 손실 스케일링이 필요 없습니다. 다만 여기서는 float32도 이미 TF32를 쓰므로, 이득은 16비트 최대 성능이 암시하는 것보다 작습니다.",
+        "ru": "{device}: используйте mixed_bfloat16 (или mixed_float16) — начиная с compute capability 8.0 (здесь {cc}) тензорные ядра выполняют bfloat16 так же, как float16, а bfloat16 не нуждается в масштабировании потерь; float32 здесь уже использует TF32, поэтому выигрыш меньше, чем обещает пиковая 16-битная производительность.",
     },
     "speed.verdict_gpu_tensor_cores": {
         "en": "{device}: use mixed_float16 — its Tensor Cores (compute capability {cc}) run float16 matrix math several times faster than float32; keep the loss scaling that Keras adds.",
@@ -24,11 +24,11 @@ MESSAGES = {
         "ru": "{device}: используйте mixed_float16 — его тензорные ядра (compute capability {cc}) выполняют матричную арифметику в float16 в несколько раз быстрее, чем в float32; оставьте масштабирование потерь, которое добавляет Keras.",
     },
     "speed.verdict_gpu_old": {
-        "en": "{device}: keep float32 — compute capability {cc} has no Tensor Cores (they start at 7.0), so mixed precision saves memory but not time.",
-        "zh": "{device}：请保持 float32 —— 计算能力 {cc} 没有 Tensor Core（从 7.0 开始才有），混合精度只能节省内存，不能节省时间。",
-        "es": "{device}: mantén float32 — la capacidad de cómputo {cc} no tiene Tensor Cores (empiezan en la 7.0), así que la precisión mixta ahorra memoria pero no tiempo.",
-        "ko": "{device}: float32를 유지하세요 — compute capability {cc}에는 Tensor Core가 없으므로(7.0부터 있음), 혼합 정밀도는 메모리는 아끼지만 시간은 아끼지 못합니다.",
-        "ru": "{device}: оставьте float32 — при compute capability {cc} тензорных ядер нет (они появляются с 7.0), поэтому смешанная точность экономит память, но не время.",
+        "en": "{device}: keep float32 as the default — compute capability {cc} has no Tensor Cores (they start at 7.0), so 16-bit math is no faster; mixed precision can still give a modest speedup from halved memory traffic, so measure your model before you switch.",
+        "zh": "{device}：默认请保持 float32 —— 计算能力 {cc} 没有 Tensor Core（从 7.0 开始才有），16 位运算并不更快；不过混合精度把内存访问量减半，仍可能带来有限的加速，切换之前请先测一测你的模型。",
+        "es": "{device}: mantén float32 por defecto — la capacidad de cómputo {cc} no tiene Tensor Cores (empiezan en la 7.0), así que la aritmética de 16 bits no es más rápida; aun así, la precisión mixta puede dar una aceleración modesta al reducir a la mitad el tráfico de memoria: mide tu modelo antes de cambiar.",
+        "ko": "{device}: 기본값으로 float32를 유지하세요 — compute capability {cc}에는 Tensor Core가 없으므로(7.0부터 있음) 16비트 연산이 더 빠르지 않습니다. 그래도 혼합 정밀도는 메모리 트래픽을 절반으로 줄여 약간의 속도 향상을 줄 수 있으니, 바꾸기 전에 모델을 직접 측정해 보세요.",
+        "ru": "{device}: по умолчанию оставьте float32 — при compute capability {cc} тензорных ядер нет (они появляются с 7.0), поэтому 16-битная арифметика не быстрее; всё же смешанная точность может дать небольшое ускорение за счёт вдвое меньшего объёма обмена с памятью, так что измерьте свою модель, прежде чем переходить.",
     },
     "speed.verdict_gpu_unknown": {
         "en": "{device}: compute capability unknown — use mixed_float16 if it is 7.0 or higher (Tensor Cores), otherwise keep float32.",
