@@ -215,7 +215,7 @@ def keras_training(
     """One ``train_on_batch`` step per workload, policy and ``jit_compile`` setting (``xla``),
     on the backend Keras runs on: Adam, sparse cross-entropy, ``mixed_float16`` wrapped in
     Keras's ``LossScaleOptimizer``, as :func:`mpteach.bench.training_step` does."""
-    from mpteach.bench.workloads import BATCH_SIZES, POLICIES, _choices, build_model
+    from mpteach.bench.workloads import BATCH_SIZES, POLICIES, _choices, compiled_model
 
     workloads = _choices("workloads", workloads, tuple(BATCH_SIZES))
     policies = _choices("policies", policies, POLICIES)
@@ -232,11 +232,7 @@ def keras_training(
         y = keras.ops.convert_to_tensor(rng.integers(0, 10, batch), "int32")
         for use_xla in xla:
             for policy in ["float32", *(p for p in policies if p != "float32")]:
-                model = build_model(workload, policy)
-                optimizer = keras.optimizers.Adam(1e-3)
-                if policy == "mixed_float16":  # what compile() does under a global mixed_float16
-                    optimizer = keras.optimizers.LossScaleOptimizer(optimizer)
-                model.compile(optimizer, "sparse_categorical_crossentropy", jit_compile=use_xla)
+                model = compiled_model(workload, policy, use_xla)
 
                 def run(model=model, x=x, y=y) -> Any:
                     return model.train_on_batch(x, y)  # returns the loss on the host: waits

@@ -181,6 +181,20 @@ def build_model(workload: str, policy: str) -> Any:
     return keras.Model(inputs, outputs)
 
 
+def compiled_model(workload: str, policy: str, jit_compile: bool) -> Any:
+    """:func:`build_model`, compiled as every benchmark trains it: Adam and sparse cross-entropy,
+    and for ``mixed_float16`` the ``LossScaleOptimizer`` that ``compile`` adds under that global
+    policy (here the policy is per layer, so it is added by hand)."""
+    import keras
+
+    model = build_model(workload, policy)
+    optimizer = keras.optimizers.Adam(1e-3)
+    if policy == "mixed_float16":
+        optimizer = keras.optimizers.LossScaleOptimizer(optimizer)
+    model.compile(optimizer, "sparse_categorical_crossentropy", jit_compile=jit_compile)
+    return model
+
+
 def training_step(
     workloads: Sequence[str] = ("dense", "cnn"),
     policies: Sequence[str] = POLICIES,
@@ -212,7 +226,6 @@ def training_step(
         options = {"workloads": workloads, "policies": policies, "xla": xla,
                    "batch_size": batch_size, "repeats": repeats, "warmup": warmup}  # fmt: skip
         return run_in_backend(backend, "train", options, progress)
-    import keras
     import tensorflow as tf
 
     info = detect(tensorflow=True, use_profile=False)
@@ -239,11 +252,7 @@ def training_step(
                 if f16_graph and workload == "cnn" and conv and conv["slow"]:
                     skipped.append(_label(row))  # seconds per step: measured by the probe instead
                     continue
-                model = build_model(workload, policy)
-                optimizer = keras.optimizers.Adam(1e-3)
-                if policy == "mixed_float16":  # what compile() does under a global mixed_float16
-                    optimizer = keras.optimizers.LossScaleOptimizer(optimizer)
-                model.compile(optimizer, "sparse_categorical_crossentropy", jit_compile=use_xla)
+                model = compiled_model(workload, policy, use_xla)
 
                 def run(model=model, x=x, y=y) -> Any:
                     return model.train_on_batch(x, y)  # returns the loss as NumPy: waits
