@@ -273,12 +273,20 @@ def _run_nvidia_smi() -> str:
 
 def nvidia_smi(*args: str, lang: str | None = None) -> str:
     """What ``nvidia-smi ARGS`` prints (``nvidia_smi("-L")`` lists the GPUs), or a note in the
-    course's language that this machine has no ``nvidia-smi``.
+    course's language that this machine has no ``nvidia-smi``. Under a hardware profile
+    (``MPTEACH_HARDWARE``) it lists the profile's GPUs instead, marked as such.
 
     >>> import shutil
     >>> shutil.which("nvidia-smi") is not None or nvidia_smi("-L", lang="en").startswith("nvidia-smi is not here")
     True
     """
+    name = os.environ.get(PROFILE_ENV)
+    if name:  # a described machine: say what it has, and that nothing was run
+        gpus = profile(name).gpus
+        return "\n".join(
+            f"GPU {i}: {gpu.name} ({PROFILE_ENV}={name}; nvidia-smi was not run)"
+            for i, gpu in enumerate(gpus)
+        ) or t("course.ch00.no_nvidia_smi", lang)
     if shutil.which("nvidia-smi") is None:
         return t("course.ch00.no_nvidia_smi", lang)
     try:

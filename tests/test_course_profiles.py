@@ -97,7 +97,7 @@ def _hardware_cells(chapter: str) -> list[str]:
 
 
 def test_the_hardware_cells_are_found():
-    assert len(_hardware_cells("00_start_here")) == 2
+    assert len(_hardware_cells("00_start_here")) == 3
 
 
 @pytest.mark.parametrize("name", PROFILES)
@@ -117,3 +117,7 @@ def test_hardware_cells_of_chapter_00_describe_the_machine(as_machine, name):
         assert f"{best}: no warning" in text
     if info.device == "cpu":  # float16 on a CPU always warns about the fused kernel
         assert "mixed_float16: no warning" not in text
+    for gpu in info.gpus:  # nvidia-smi -L names the profile's GPU, never "no GPU here"
+        assert f"GPU 0: {gpu.name} (MPTEACH_HARDWARE={name}" in text
+    if not info.gpus:
+        assert i18n.t("course.ch00.no_nvidia_smi", "en") in text

@@ -186,6 +186,7 @@ def test_to_dict_is_json_ready():
 
 
 def test_nvidia_smi_runs_it_or_says_there_is_none(monkeypatch, tmp_path):
+    monkeypatch.delenv(hardware.PROFILE_ENV, raising=False)
     fake = tmp_path / "nvidia-smi"
     fake.write_text('#!/bin/sh\necho "GPU 0: Tesla T4 (UUID: GPU-1) $*"\n')
     fake.chmod(0o755)
@@ -194,3 +195,12 @@ def test_nvidia_smi_runs_it_or_says_there_is_none(monkeypatch, tmp_path):
     monkeypatch.setenv("PATH", str(tmp_path / "nowhere"))
     for lang in i18n.LANGUAGES:
         assert hardware.nvidia_smi("-L", lang=lang) == i18n.t("course.ch00.no_nvidia_smi", lang)
+
+
+def test_nvidia_smi_under_a_profile_names_its_gpus_and_runs_nothing(monkeypatch):
+    monkeypatch.setenv(hardware.PROFILE_ENV, "a100")
+    assert hardware.nvidia_smi("-L") == (
+        "GPU 0: NVIDIA A100-SXM4-40GB (MPTEACH_HARDWARE=a100; nvidia-smi was not run)"
+    )
+    monkeypatch.setenv(hardware.PROFILE_ENV, "tpu")
+    assert hardware.nvidia_smi("-L", lang="en") == i18n.t("course.ch00.no_nvidia_smi", "en")
