@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A Colab-like environment in .venv-colab: Colab's preinstalled versions (Python 3.12+, TensorFlow
-# 2.20, Keras 3.13, ipywidgets 7.7.1, matplotlib 3.10) are installed first, then mpteach the way a
+# 2.20, Keras 3.13, ipywidgets 7.7.1, matplotlib 3.10, scikit-learn) are installed first, then mpteach the way a
 # notebook's setup cell installs it. Installing mpteach must not replace any of them (checked).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,7 +19,7 @@ rm -rf "$VENV"
 "$PY" -m venv "$VENV"
 pip() { "$VENV/bin/python" -m pip "$@" 2>&1 | grep -v -E "^WARNING: Location .* is ignored" || true; }
 pip install --quiet 'tensorflow==2.20.*' 'keras==3.13.*' 'ipywidgets==7.7.1' 'matplotlib==3.10.*' \
-  'ipykernel' 'pytest' 'pytest-xdist' 'hypothesis' 'nbval' 'nbformat' 'nbclient' 'pyyaml'
+  'scikit-learn' 'ipykernel' 'pytest' 'pytest-xdist' 'hypothesis' 'nbval' 'nbformat' 'nbclient' 'pyyaml'
 before=$("$VENV/bin/python" -m pip freeze 2>/dev/null | grep -i -E '^(tensorflow|keras|ipywidgets|matplotlib)==' | sort)
 pip install --quiet .
 after=$("$VENV/bin/python" -m pip freeze 2>/dev/null | grep -i -E '^(tensorflow|keras|ipywidgets|matplotlib)==' | sort)
