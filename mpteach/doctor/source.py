@@ -1,7 +1,8 @@
 """Read a layer class's own source for two patterns that running it cannot pin to a line.
 
 * :func:`weight_casts`: ``tf.cast(self.kernel, ...)`` / ``ops.cast(self.kernel, ...)`` of a
-  variable that Keras already autocasts (the pattern of the seed-000 question);
+  variable that Keras already autocasts (the pattern of the Stack Overflow question *How to support mixed
+  precision in custom Tensorflow layers?*);
 * :func:`tensor_creations`: ``tf.random.normal(shape)``, ``tf.ones(shape)``, ``keras.random.normal``
   ... called without a dtype, so that they make float32 tensors under every policy.
 
@@ -171,3 +172,62 @@ def weight_casts(cls: type, autocast_attributes: set[str]) -> tuple[list[str], l
         return True
 
     return _lines(cls, casts_a_weight), names
+
+
+# keras.layers' functional helpers: each call makes a new merging layer (add -> Add).
+_LAYER_HELPERS = frozenset(
+    {"add", "subtract", "multiply", "average", "maximum", "minimum", "concatenate", "dot"}
+)
+_LAYER_MODULES = frozenset({"layers", "keras"})
+
+
+def _makes_a_layer(call: ast.Call) -> bool:
+    root, name = _func_name(call)
+    if root not in _LAYER_MODULES:
+        return False
+    return name in _LAYER_HELPERS or (name[:1].isupper() and name != "Input")
+
+
+def layer_creations(cls: type) -> list[str]:
+    """Lines of ``cls`` outside ``__init__`` and ``build`` that make a Keras layer
+    (``keras.layers.add([...])``, ``layers.Dense(8)(x)``): such a layer is made at call time
+    and takes the global dtype policy of that moment, not the policy of ``cls``."""
+
+    def wanted(call: ast.Call) -> bool:
+        return _makes_a_layer(call)
+
+    return [
+        line
+        for line in _lines(cls, wanted)
+        if line.split(":", 1)[0].rsplit(".", 1)[-1] not in ("__init__", "build")
+    ]
+
+
+def variable_assignments(cls: type, attributes: set[str]) -> list[str]:
+    """Lines of ``cls`` that assign to ``self.<name>`` (``assign``, ``assign_add``,
+    ``assign_sub``) for a name in ``attributes``."""
+
+    def assigns(call: ast.Call) -> bool:
+        func = call.func
+        return (
+            isinstance(func, ast.Attribute)
+            and func.attr in ("assign", "assign_add", "assign_sub")
+            and _self_attribute(func.value) in attributes
+        )
+
+    return _lines(cls, assigns)
+
+
+def optimizer_steps(cls: type) -> list[str]:
+    """Lines of ``cls`` that apply gradients (``optimizer.apply_gradients(...)``,
+    ``optimizer.apply(...)``)."""
+
+    def applies(call: ast.Call) -> bool:
+        func = call.func
+        return (
+            isinstance(func, ast.Attribute)
+            and func.attr in ("apply_gradients", "apply")
+            and "optimizer" in ast.unparse(func.value)
+        )
+
+    return _lines(cls, applies)
