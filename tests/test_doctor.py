@@ -904,3 +904,61 @@ def test_merging_paths_does_not_repeat_them():
         "numeric-divergence", "L", ("mixed_bfloat16",), {"error": "70%", "rounding": "4e-03"}
     )
     assert dict(merge([d, e])[0].values) == {"error": "24%/70%", "rounding": "5e-04/4e-03"}
+
+
+class Agreement(keras.metrics.Metric):
+    """A custom metric that multiplies float32 labels by the predictions as they come."""
+
+    def __init__(self, cast=False, **kwargs):
+        super().__init__(**kwargs)
+        self.cast = cast
+        self.total = self.add_variable(shape=(), initializer="zeros", name="total")
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        if self.cast:
+            y_pred = tf.cast(y_pred, y_true.dtype)
+        self.total.assign_add(tf.reduce_sum(y_true * y_pred))
+
+    def result(self):
+        return self.total
+
+
+def test_a_training_step_that_fails_outside_any_layer_is_reported_with_its_line():
+    x, y = _x(8, 32), np.eye(16, dtype="float32")[:8]
+    for cast, expected in [(False, ("train-step-fails",)), (True, ())]:
+        with _policy("mixed_float16"):
+            model = gallery.classifier(softmax_dtype=None)
+        model.compile("adam", keras.losses.MeanSquaredError(), metrics=[Agreement(cast)])
+        report = check_model(model, sample_batch=(x, y), hardware=A100)
+        assert report.codes == expected, str(report)
+    plain = gallery.classifier(softmax_dtype=None)  # float32: the same metric works
+    plain.compile("adam", keras.losses.MeanSquaredError(), metrics=[Agreement()])
+    assert check_model(plain, sample_batch=(x, y), hardware=A100).ok
+
+
+def test_the_training_step_failure_names_the_metric_line():
+    with _policy("mixed_float16"):
+        model = gallery.classifier(softmax_dtype=None)
+    model.compile("adam", keras.losses.MeanSquaredError(), metrics=[Agreement()])
+    x, y = _x(8, 32), np.eye(16, dtype="float32")[:8]
+    (finding,) = check_model(model, sample_batch=(x, y), hardware=A100)
+    assert finding.phase == "training" and finding.values["compute"] == "float16"
+    assert finding.source[0].startswith("Agreement.update_state:")
+    assert finding.source[0].endswith("self.total.assign_add(tf.reduce_sum(y_true * y_pred))")
+
+
+def test_a_model_that_only_trains_needs_a_sample_batch():
+    with pytest.raises(ValueError, match=r"has no inputs yet.*sample_batch"):
+        check_model(_autoencoder("mixed_float16"), hardware=T4)
+
+
+def test_a_cast_to_float32_by_name_is_a_float32_island_not_a_manual_cast():
+    class Island:
+        def call(self, x):
+            scale = keras.ops.cast(self.scale, "float32")
+            kernel = tf.cast(self.kernel, tf.float32)
+            bias = tf.cast(self.bias, self.compute_dtype)
+            return x * scale @ kernel + bias
+
+    lines, names = source.weight_casts(Island, {"scale", "kernel", "bias"})
+    assert names == ["bias"] and len(lines) == 1

@@ -139,20 +139,26 @@ def error_kind(error: BaseException) -> str:
     return "other"
 
 
+# Learner's objects whose methods a training step runs: layers and models, metrics, losses.
+_LEARNER_OWNERS = (keras.layers.Layer, keras.metrics.Metric, keras.losses.Loss)
+
+
 def failing_frame(error: BaseException) -> tuple[keras.layers.Layer | None, str]:
-    """The innermost method of a learner's layer in the traceback, and ``"Class.method:N: code"``."""
+    """The innermost method of a learner's layer in the traceback, and ``"Class.method:N: code"``
+    for the innermost method of a learner's layer, metric or loss (a custom metric fails in the
+    training step after the layers are done)."""
     layer, where = None, ""
     tb = error.__traceback__
     while tb is not None:
         frame, filename = tb.tb_frame, tb.tb_frame.f_code.co_filename
         owner = frame.f_locals.get("self")
         if (
-            isinstance(owner, keras.layers.Layer)
+            isinstance(owner, _LEARNER_OWNERS)
             and source.own_classes(type(owner))
             and not filename.startswith(_LIBRARY_DIRS)
         ):
             code = linecache.getline(filename, tb.tb_lineno).strip()
-            layer = owner
+            layer = owner if isinstance(owner, keras.layers.Layer) else layer
             where = f"{type(owner).__name__}.{frame.f_code.co_name}:{tb.tb_lineno}: {code}"
         tb = tb.tb_next
     return layer, where

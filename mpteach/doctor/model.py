@@ -556,7 +556,7 @@ def _training_failure(
     """The finding for a training step that raised ``error`` (inside the sandbox): none if the
     float32 twin fails too (the batch does not fit the model, say: not a precision problem)."""
     kind = error_kind(error)
-    culprit, _ = failing_frame(error)
+    culprit, where = failing_frame(error)
     if kind == "other" or culprit is None:
         with _float32_twin(model):
             try:
@@ -571,4 +571,5 @@ def _training_failure(
         ]
     compute = "/".join(sorted(compute_dtypes(model) & set(HALF_DTYPES)))
     values = {"compute": compute, "error": short_message(error)}
-    return [Finding("train-step-fails", path(model), (policy,), values, phase="training")]
+    lines = (where,) if where else ()
+    return [Finding("train-step-fails", path(model), (policy,), values, lines, phase="training")]
