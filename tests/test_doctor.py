@@ -962,3 +962,24 @@ def test_a_cast_to_float32_by_name_is_a_float32_island_not_a_manual_cast():
 
     lines, names = source.weight_casts(Island, {"scale", "kernel", "bias"})
     assert names == ["bias"] and len(lines) == 1
+
+
+def test_an_image_transform_without_a_16_bit_gradient_is_a_note_with_the_float32_island():
+    images = tf.constant(gallery._normal(2, 8, 8, 3))
+    layer = keras.layers.RandomRotation(0.1, dtype="mixed_bfloat16")
+    with tf.GradientTape() as tape:
+        tape.watch(images)
+        outputs = layer(images)
+    try:
+        tape.gradient(outputs, images)
+        fails = False
+    except TypeError:  # this TensorFlow has no bfloat16 gradient for image transforms
+        fails = True
+    report = check_layer(lambda: keras.layers.RandomRotation(0.1), images)
+    assert report.codes == (("unsupported-half-op",) if fails else ()), str(report)
+    # only the gradient with respect to the images fails: it matters when trainable layers
+    # come before the augmentation, not at the start of a model
+    assert report.ok
+    if fails:
+        assert report[0].severity == "info" and report[0].policies == ("mixed_bfloat16",)
+        assert 'ops.cast(inputs, "float32")' in report[0].snippet

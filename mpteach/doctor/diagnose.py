@@ -8,6 +8,8 @@ is changed only inside :func:`keras_policy`, which restores it.
 'mismatch'
 >>> error_kind(ValueError("RFFT requires tf.float32 or tf.float64 inputs"))
 'unsupported'
+>>> error_kind(TypeError("The `real` and `imag` components have incorrect types: float16 float16. They must be consistent, and one of [tf.float32, tf.float64]"))
+'unsupported'
 >>> short_message(ValueError("Exception encountered when calling L.call().\\n\\n\\x1b[1mboom [Op:Mul] name: \\x1b[0m\\n\\nArguments received by L.call():"))
 'ValueError: boom [Op:Mul]'
 """
@@ -48,7 +50,8 @@ _MISMATCH = re.compile(
 _UNSUPPORTED = re.compile(
     r"Could not find device for node|No OpKernel was registered|not in the list of allowed values|"
     r"requires tf\.float(?:32|64)|is not supported for (?:half|float16|bfloat16)|"
-    r"one of \[tf\.float32, tf\.float64\]"  # tf.complex, behind keras.ops.fft/fft2
+    r"one of \[tf\.float32, tf\.float64\]|"  # tf.complex, behind keras.ops.fft/fft2
+    r"Invalid dtype <dtype: '(?:b?float16|half)'>"  # image transforms (RandomRotation, RandomZoom)
 )
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 _LIBRARY_DIRS = tuple(

@@ -11,6 +11,7 @@ branch (``training`` in its or a sublayer's ``call``) is also run with ``trainin
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -150,6 +151,11 @@ def _check_under(
         probe = run_probe(call, layer.trainable_weights, _float_inputs(layer, args, kwargs), path)
     except Exception as error:  # e.g. an operation with no 16-bit gradient kernel
         finding = error_finding(error, layer=layer, path=path, policy=policy, rerun=call)
+        if _weights_differentiate(call, layer, path):
+            # Only the gradient with respect to the inputs fails: it is needed only when
+            # trainable layers come before this one (not for an augmentation layer at the
+            # start of a model), so it is a note.
+            finding = dataclasses.replace(finding, severity="info")
         return True, [*findings, finding]
     compute = layer.compute_dtype
     # Wrong indices explain every other difference (a gradient lands on another embedding row),
@@ -198,6 +204,15 @@ def _float_indices(
         layer, args, kwargs, _run_reference(reference), path(layer), policy
     )
     return [] if finding is None else [finding]
+
+
+def _weights_differentiate(call: Callable[[], Any], layer: keras.layers.Layer, path: Path) -> bool:
+    """Whether the gradients with respect to the layer's own weights (if any) work."""
+    try:
+        run_probe(call, layer.trainable_weights, [], path)
+    except Exception:
+        return False
+    return True
 
 
 def _divergence(
