@@ -63,6 +63,9 @@ def test_no_findings_on_keras_builtin_layers(name):
 def test_every_layer_finding_code_has_a_gallery_example():
     model_codes = {
         "no-loss-scaling",
+        "unscaled-train-step",
+        "train-step-fails",
+        "call-time-layer",
         "half-softmax",
         "half-output",
         "half-loss",
@@ -364,9 +367,11 @@ def test_the_loss_of_a_custom_loop_must_be_float32():
 
     report = check_model(model, keras.optimizers.Adam(), (x, y), loss=mse, hardware=T4)
     assert report.codes == ("no-loss-scaling", "half-loss", "half-output")
-    keras_mse = keras.losses.MeanSquaredError()  # computes in float32 by default
+    # a Keras loss casts the predictions to float32 first: a float32 output layer would give it
+    # the same numbers, so there is nothing to say about the float16 logits
+    keras_mse = keras.losses.MeanSquaredError()
     lso = keras.optimizers.LossScaleOptimizer(keras.optimizers.Adam())
-    assert check_model(model, lso, (x, y), loss=keras_mse, hardware=T4).codes == ("half-output",)
+    assert check_model(model, lso, (x, y), loss=keras_mse, hardware=T4).codes == ()
     model.compile(optimizer="adam", loss=keras.losses.MeanSquaredError(dtype="float16"))
     assert "half-loss" in check_model(model, sample_batch=(x, y), hardware=T4).codes
 
@@ -427,8 +432,10 @@ def test_inf_and_nan_are_checked_on_the_learners_own_batch():
         )
     tiny = _x(scale=1e-5)  # squares underflow in float16: the gradient of sqrt at 0 is inf
     report = check_model(norm, sample_batch=tiny, hardware=T4)
-    assert report.codes == ("non-finite-gradient", "tensor-core-size")  # and a 1×8 kernel
+    # the gradients are inf, and the twin comparison names the layer whose outputs became 0
+    assert report.codes == ("non-finite-gradient", "numeric-divergence", "tensor-core-size")
     assert "norm/dense" in report[0].values["variables"]
+    assert report[1].path == norm.layers[1].path and report[1].values["error"] == "100%"
 
 
 @pytest.mark.parametrize("policy", ["mixed_float16", "mixed_bfloat16"])
@@ -594,3 +601,385 @@ def test_source_scans_find_nothing_where_there_is_no_source():
     exec("class Hidden:\n    def call(self, x):\n        return tf.ones(3)\n", namespace)
     assert source.tensor_creations(namespace["Hidden"]) == []
     assert source.tensor_creations(keras.layers.Dense) == []  # Keras's own code is trusted
+
+
+# --- what only training shows -------------------------------------------------------------------
+
+
+def _droppath_model(block, policy="mixed_float16", compile_it=True):
+    with _policy(policy):
+        inputs = keras.Input((8,))
+        x = keras.layers.Dense(8)(inputs)
+        x = keras.layers.Add()([x, block(name="drop_path")(x)])
+        outputs = keras.layers.Dense(4, dtype="float32")(x)
+        model = keras.Model(inputs, outputs, name="net")
+    if compile_it:
+        model.compile(optimizer="adam", loss="mse")
+    return model
+
+
+def test_a_mistake_in_the_training_branch_is_found_and_the_advice_fixes_it():
+    (finding,) = check_layer(gallery.DropPathUncast, _x())
+    assert (finding.code, finding.phase) == ("uncast-tensor-creation", "training")
+    assert finding.policies == ("mixed_float16", "mixed_bfloat16")
+    assert any(line.endswith("tf.random.uniform(shape, 0, 1))") for line in finding.source)
+    assert "training=True" in str(check_layer(gallery.DropPathUncast, _x()))
+    assert check_layer(gallery.DropPath, _x()).codes == ()  # the noise in the compute dtype
+    # whoever passes `training` chooses the branch
+    assert check_layer(gallery.DropPathUncast, _x(), call_kwargs={"training": False}).ok
+
+
+def test_check_model_runs_a_training_step_and_leaves_model_and_optimizer_untouched():
+    model = _droppath_model(gallery.DropPathUncast)
+    batch = (_x(16, 8), _x(16, 4, seed=1))
+    assert check_model(model, hardware=A100).ok  # inference alone cannot see it
+    weights = [v.numpy() for v in model.variables]
+    optimizer = model.optimizer
+    report = check_model(model, sample_batch=batch, hardware=A100)
+    assert report.codes == ("uncast-tensor-creation",), str(report)
+    assert report[0].phase == "training" and report[0].path == model.get_layer("drop_path").path
+    assert model.optimizer is optimizer and not optimizer.built
+    assert all(np.array_equal(a, v.numpy()) for a, v in zip(weights, model.variables, strict=True))
+    fixed = _droppath_model(gallery.DropPath)
+    assert check_model(fixed, sample_batch=batch, hardware=A100).ok
+    fixed.train_on_batch(*batch)  # and fit really works with the fix
+    with pytest.raises((TypeError, tf.errors.InvalidArgumentError)):
+        model.train_on_batch(*batch)  # while the original fails in its first step
+
+
+class Encoder(keras.layers.Layer):
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.dense = keras.layers.Dense(4)
+
+    def call(self, x):
+        return self.dense(x)
+
+
+class AutoEncoder(keras.Model):
+    """A model with no call, only a train_step around two sub-layers, as in keras-io's VAE."""
+
+    def __init__(self, scale_loss=False, **kwargs):
+        super().__init__(**kwargs)
+        self.encoder, self.decoder = Encoder(), keras.layers.Dense(8)
+        self.scales = scale_loss
+
+    def train_step(self, data):
+        data = data[0] if isinstance(data, tuple) else data  # train_on_batch passes (x, None, None)
+        with tf.GradientTape() as tape:
+            reconstruction = self.decoder(self.encoder(data))
+            loss = keras.ops.mean(
+                keras.ops.square(data - keras.ops.cast(reconstruction, "float32"))
+            )
+            if self.scales:
+                loss = self.optimizer.scale_loss(loss)
+        grads = tape.gradient(loss, self.trainable_weights)
+        self.optimizer.apply_gradients(zip(grads, self.trainable_weights, strict=True))
+        return {"loss": loss}
+
+
+def _autoencoder(policy, scale_loss=False, optimizer="sgd"):
+    with _policy(policy):
+        model = AutoEncoder(scale_loss=scale_loss, name="ae")
+        model.compile(optimizer=optimizer)
+    return model
+
+
+def _first_update(model, x):
+    before = [v.numpy() for v in model.trainable_weights]
+    model.train_on_batch(x)
+    return np.concatenate(
+        [(v.numpy() - b).ravel() for v, b in zip(model.trainable_weights, before, strict=True)]
+    )
+
+
+def test_a_train_step_that_never_scales_the_loss_is_found_and_it_really_divides_updates():
+    x = _x(16, 8)
+    model = _autoencoder("mixed_float16")
+    report = check_model(model, sample_batch=x, hardware=T4)
+    assert report.codes == ("unscaled-train-step",), str(report)
+    (finding,) = report
+    assert finding.values == {"optimizer": "SGD", "scale": "32768"} and finding.path == "ae"
+    assert finding.source[0].startswith("AutoEncoder.train_step:")
+    assert finding.source[0].endswith(
+        "self.optimizer.apply_gradients(zip(grads, self.trainable_weights, strict=True))"
+    )
+    fixed = _autoencoder("mixed_float16", scale_loss=True)
+    assert check_model(fixed, sample_batch=x, hardware=T4).ok
+    # what the finding says, measured: same weights, one SGD step; the unscaled update is the
+    # fixed one divided by the loss scale
+    fixed.build((None, 8)) if not fixed.built else None
+    model.set_weights(fixed.get_weights())
+    broken_update, fixed_update = _first_update(model, x), _first_update(fixed, x)
+    ratio = np.linalg.norm(broken_update) / np.linalg.norm(fixed_update)
+    assert ratio == pytest.approx(1 / 32768, rel=0.05)
+    assert _autoencoder("mixed_bfloat16").optimizer.__class__.__name__ == "SGD"
+    assert check_model(_autoencoder("mixed_bfloat16"), sample_batch=x, hardware=A100).ok
+
+
+# --- integers in float tensors, and silent divergence --------------------------------------------
+
+
+def _token_model(dtype, policy="mixed_float16"):
+    with _policy(policy):
+        tokens = keras.Input((6,), dtype=dtype, name="tokens")
+        x = gallery.TokenEmbedding(name="embed")(tokens)
+        x = keras.layers.GlobalAveragePooling1D()(x)
+        outputs = keras.layers.Dense(2, dtype="float32")(x)
+        return keras.Model(tokens, outputs, name="text")
+
+
+def test_token_ids_in_a_float_input_are_found_where_they_are_rounded_and_int32_fixes_it():
+    ids = gallery._token_ids("int32")
+    report = check_model(_token_model("float32"), sample_batch=ids.astype("float32"), hardware=T4)
+    assert report.codes == ("float-indices",), str(report)
+    assert report[0].path == "embed" and report[0].values["limit"] == "2048"
+    lost = int(report[0].values["example"].split(" → ")[0])
+    assert lost > 2048 and lost in ids
+    assert check_model(_token_model("int32"), sample_batch=ids, hardware=T4).ok
+    small = ids % 256  # bfloat16 holds whole numbers up to 256 exactly
+    assert check_model(
+        _token_model("float32", "mixed_bfloat16"), sample_batch=small, hardware=A100
+    ).ok
+    assert check_model(
+        _token_model("float32", "mixed_bfloat16"), sample_batch=ids, hardware=A100
+    ).codes == ("float-indices",)
+
+
+def test_keras_embedding_given_float_ids_is_not_blamed_because_it_does_not_cast_them():
+    ids = gallery._token_ids("float32")
+    with _policy("mixed_float16"):
+        tokens = keras.Input((6,))
+        outputs = keras.layers.Embedding(5000, 8)(tokens)
+        model = keras.Model(tokens, keras.layers.Activation("linear", dtype="float32")(outputs))
+    assert check_model(model, sample_batch=ids, hardware=T4).ok
+    rows = model.layers[1].embeddings.numpy()[ids.astype(int)]  # the very rows the ids name
+    np.testing.assert_array_equal(model(ids).numpy(), rows.astype("float16").astype("float32"))
+
+
+def test_silent_divergence_names_the_layer_and_float32_inside_fixes_it():
+    with _policy("mixed_float16"):
+        model = keras.Sequential(
+            [
+                keras.Input((4096, 8)),
+                gallery.SinePositionsHalf(name="positions"),
+                keras.layers.Dense(8),
+                keras.layers.Activation("linear", dtype="float32"),
+            ],
+            name="seq",
+        )
+    report = check_model(model, sample_batch=gallery._long_sequence(), hardware=T4)
+    assert report.codes == ("numeric-divergence",), str(report)
+    assert report[0].path == model.get_layer("positions").path
+    assert float(report[0].values["error"].rstrip("%")) > 10
+    with _policy("mixed_float16"):
+        fixed = keras.Sequential(
+            [
+                keras.Input((4096, 8)),
+                gallery.SinePositions(),
+                keras.layers.Dense(8),
+                keras.layers.Activation("linear", dtype="float32"),
+            ]
+        )
+    assert check_model(fixed, sample_batch=gallery._long_sequence(), hardware=T4).ok
+
+
+@pytest.mark.parametrize(("name", "fixed"), [("RunningRMSHalf", "RunningRMS")])
+def test_a_statistic_rounded_to_16_bits_drifts_and_the_advice_keeps_it(name, fixed):
+    (finding,) = check_layer(getattr(gallery, name), _x())
+    assert (finding.code, finding.phase) == ("rounded-variable-update", "training")
+    assert finding.values["attribute"] == "mean_square" and "self.mean_square" in finding.snippet
+    assert finding.source[0].split(": ", 1)[1].startswith("self.mean_square.assign(")
+    assert check_layer(getattr(gallery, fixed), _x()).ok
+    # measured: 300 training calls on inputs of RMS 1.01, starting from 1 (float16 spacing at 1
+    # is 2^-10): the rounded statistic cannot move, the float32 one follows the data
+    x = _x(64, 8, scale=1.01)
+
+    def after_training(layer_class, policy):
+        with _policy(policy):
+            layer = layer_class()
+        for _ in range(300):
+            layer(x, training=True)
+        return layer.mean_square.numpy()
+
+    reference = after_training(getattr(gallery, fixed), "float32")
+    good = after_training(getattr(gallery, fixed), "mixed_float16")
+    bad = after_training(getattr(gallery, name), "mixed_float16")
+    assert np.abs(good - reference).max() < 1e-3 < np.abs(bad - reference).max()
+
+
+# --- no false alarms and the right advice --------------------------------------------------------
+
+
+def test_logits_into_a_from_logits_loss_are_not_a_half_output():
+    with _policy("mixed_float16"):
+        model = gallery.classifier(softmax_dtype=None)
+    loss = keras.losses.SparseCategoricalCrossentropy(from_logits=True)
+    model.compile(optimizer="adam", loss=loss)
+    x, y = _x(8, 32), np.arange(8) % 16
+    assert check_model(model, hardware=A100).codes == ()
+    assert check_model(model, sample_batch=(x, y), hardware=A100).codes == ()
+    # the advice that was given would have changed nothing: the loss casts to float32 first
+    logits = model(x)
+    as_float32 = keras.layers.Activation("linear", dtype="float32")(logits)
+    assert loss(y, logits).numpy() == loss(y, as_float32).numpy()
+    # a hand-written loss sees the float16 logits as they are: the note stays
+    report = check_model(model, sample_batch=(x, y), loss=lambda t, p: p, hardware=A100)
+    assert "half-output" in report.codes
+
+
+class Residual(keras.layers.Layer):
+    """A residual block that makes its Add layer inside call (keras.layers.add)."""
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.dense = keras.layers.Dense(8)
+
+    def call(self, x):
+        return keras.layers.add([x, self.dense(x)])
+
+
+class ResidualFixed(Residual):
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.add = keras.layers.Add()
+
+    def call(self, x):
+        return self.add([x, self.dense(x)])
+
+
+def _residual_model(block):
+    with (
+        keras.mixed_precision.policy_scope("mixed_float16")
+        if hasattr(keras.mixed_precision, "policy_scope")
+        else _policy("mixed_float16")
+    ):
+        inputs = keras.Input((8,))
+        x = block(name="block")(inputs)
+        outputs = keras.layers.Dense(4, dtype="float32")(x)
+        return keras.Model(inputs, outputs, name="res")
+
+
+def test_a_layer_made_at_call_time_is_named_instead_of_a_float32_output():
+    model = _residual_model(Residual)
+    assert keras.config.dtype_policy().name == "float32"  # built in a scope, checked after
+    (finding,) = check_model(model, sample_batch=_x(), hardware=A100)
+    assert finding.code == "call-time-layer" and finding.path == model.get_layer("block").path
+    assert finding.values["global"] == "float32"
+    assert finding.source[0].endswith("return keras.layers.add([x, self.dense(x)])")
+    assert check_model(_residual_model(ResidualFixed), sample_batch=_x(), hardware=A100).ok
+
+
+class FNetMixing(keras.layers.Layer):
+    """keras.ops.fft2 on the inputs, as keras-io's FNet block does."""
+
+    def call(self, inputs):
+        return keras.ops.fft2((inputs, keras.ops.zeros_like(inputs)))[0]
+
+
+class FNetMixingFloat32(keras.layers.Layer):
+    def call(self, inputs):
+        x = keras.ops.cast(inputs, "float32")
+        real, _ = keras.ops.fft2((x, keras.ops.zeros_like(x)))
+        return keras.ops.cast(real, self.compute_dtype)
+
+
+def test_an_fft_that_needs_float32_gets_the_float32_island_advice():
+    (finding,) = check_layer(FNetMixing, _x())
+    assert finding.code == "unsupported-half-op", str(finding)
+    assert 'ops.cast(inputs, "float32")' in finding.snippet
+    assert check_layer(FNetMixingFloat32, _x()).ok
+
+
+def test_merging_paths_does_not_repeat_them():
+    a = Finding("non-finite-gradient", "L", ("mixed_float16",), {"variables": "A/b/c"})
+    b = Finding("non-finite-gradient", "L", ("mixed_bfloat16",), {"variables": "A/b/c"})
+    c = Finding("non-finite-gradient", "L", ("mixed_bfloat16",), {"variables": "A/b/d, A/b/c"})
+    assert merge([a, b])[0].values["variables"] == "A/b/c"
+    assert merge([a, c])[0].values["variables"] == "A/b/c, A/b/d"
+    d = Finding(
+        "numeric-divergence", "L", ("mixed_float16",), {"error": "24%", "rounding": "5e-04"}
+    )
+    e = Finding(
+        "numeric-divergence", "L", ("mixed_bfloat16",), {"error": "70%", "rounding": "4e-03"}
+    )
+    assert dict(merge([d, e])[0].values) == {"error": "24%/70%", "rounding": "5e-04/4e-03"}
+
+
+class Agreement(keras.metrics.Metric):
+    """A custom metric that multiplies float32 labels by the predictions as they come."""
+
+    def __init__(self, cast=False, **kwargs):
+        super().__init__(**kwargs)
+        self.cast = cast
+        self.total = self.add_variable(shape=(), initializer="zeros", name="total")
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        if self.cast:
+            y_pred = tf.cast(y_pred, y_true.dtype)
+        self.total.assign_add(tf.reduce_sum(y_true * y_pred))
+
+    def result(self):
+        return self.total
+
+
+def test_a_training_step_that_fails_outside_any_layer_is_reported_with_its_line():
+    x, y = _x(8, 32), np.eye(16, dtype="float32")[:8]
+    for cast, expected in [(False, ("train-step-fails",)), (True, ())]:
+        with _policy("mixed_float16"):
+            model = gallery.classifier(softmax_dtype=None)
+        model.compile("adam", keras.losses.MeanSquaredError(), metrics=[Agreement(cast)])
+        report = check_model(model, sample_batch=(x, y), hardware=A100)
+        assert report.codes == expected, str(report)
+    plain = gallery.classifier(softmax_dtype=None)  # float32: the same metric works
+    plain.compile("adam", keras.losses.MeanSquaredError(), metrics=[Agreement()])
+    assert check_model(plain, sample_batch=(x, y), hardware=A100).ok
+
+
+def test_the_training_step_failure_names_the_metric_line():
+    with _policy("mixed_float16"):
+        model = gallery.classifier(softmax_dtype=None)
+    model.compile("adam", keras.losses.MeanSquaredError(), metrics=[Agreement()])
+    x, y = _x(8, 32), np.eye(16, dtype="float32")[:8]
+    (finding,) = check_model(model, sample_batch=(x, y), hardware=A100)
+    assert finding.phase == "training" and finding.values["compute"] == "float16"
+    assert finding.source[0].startswith("Agreement.update_state:")
+    assert finding.source[0].endswith("self.total.assign_add(tf.reduce_sum(y_true * y_pred))")
+
+
+def test_a_model_that_only_trains_needs_a_sample_batch():
+    with pytest.raises(ValueError, match=r"has no inputs yet.*sample_batch"):
+        check_model(_autoencoder("mixed_float16"), hardware=T4)
+
+
+def test_a_cast_to_float32_by_name_is_a_float32_island_not_a_manual_cast():
+    class Island:
+        def call(self, x):
+            scale = keras.ops.cast(self.scale, "float32")
+            kernel = tf.cast(self.kernel, tf.float32)
+            bias = tf.cast(self.bias, self.compute_dtype)
+            return x * scale @ kernel + bias
+
+    lines, names = source.weight_casts(Island, {"scale", "kernel", "bias"})
+    assert names == ["bias"] and len(lines) == 1
+
+
+def test_an_image_transform_without_a_16_bit_gradient_is_a_note_with_the_float32_island():
+    images = tf.constant(gallery._normal(2, 8, 8, 3))
+    layer = keras.layers.RandomRotation(0.1, dtype="mixed_bfloat16")
+    with tf.GradientTape() as tape:
+        tape.watch(images)
+        outputs = layer(images)
+    try:
+        tape.gradient(outputs, images)
+        fails = False
+    except TypeError:  # this TensorFlow has no bfloat16 gradient for image transforms
+        fails = True
+    report = check_layer(lambda: keras.layers.RandomRotation(0.1), images)
+    assert report.codes == (("unsupported-half-op",) if fails else ()), str(report)
+    # only the gradient with respect to the images fails: it matters when trainable layers
+    # come before the augmentation, not at the start of a model
+    assert report.ok
+    if fails:
+        assert report[0].severity == "info" and report[0].policies == ("mixed_bfloat16",)
+        assert 'ops.cast(inputs, "float32")' in report[0].snippet

@@ -1,8 +1,8 @@
 """mpteach.layers against keras.layers: same weights, same inputs -> same dtypes and values.
 
 Covers Keras 3's ``layer_test.py`` mixed-precision cases (test_mixed_precision, test_autocast,
-test_autocast_with_np_array, complex inputs) and the seed-001 example of Keras 2's
-first-argument-only casting.
+test_autocast_with_np_array, complex inputs) and the two-argument example of TensorFlow's
+``tf.keras.mixed_precision.Policy`` API page (Keras 2's first-argument-only casting).
 """
 
 from __future__ import annotations
@@ -174,7 +174,8 @@ def test_autocast_of_nested_layers_equals_keras():
 
 
 class MyLayer(mp.Layer):
-    """Seed 001 (TensorFlow's Policy docs): "Bug! `b` will not be casted." (Keras 2)."""
+    """TensorFlow's ``tf.keras.mixed_precision.Policy`` API page: "Bug! `b` will not be casted."
+    (Keras 2)."""
 
     def call(self, a, b):
         return a + 1.0, b + 1.0
@@ -185,14 +186,14 @@ class KerasMyLayer(keras.layers.Layer):
         return a + 1.0, b + 1.0
 
 
-def test_seed_001_keras_2_casts_only_the_first_argument():
+def test_policy_page_keras_2_casts_only_the_first_argument():
     a = tf.constant(1.0, dtype="float32")
     b = tf.constant(1.0, dtype="float32")
     x, y = MyLayer(dtype="float64", cast_inputs="first")(a, b)
     assert (x.dtype, y.dtype) == (tf.float64, tf.float32)
 
 
-def test_seed_001_keras_3_casts_every_argument_like_keras():
+def test_policy_page_keras_3_casts_every_argument_like_keras():
     a = tf.constant(1.0, dtype="float32")
     b = tf.constant(1.0, dtype="float32")
     x, y = MyLayer(dtype="float64")(a, b)

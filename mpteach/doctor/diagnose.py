@@ -8,6 +8,8 @@ is changed only inside :func:`keras_policy`, which restores it.
 'mismatch'
 >>> error_kind(ValueError("RFFT requires tf.float32 or tf.float64 inputs"))
 'unsupported'
+>>> error_kind(TypeError("The `real` and `imag` components have incorrect types: float16 float16. They must be consistent, and one of [tf.float32, tf.float64]"))
+'unsupported'
 >>> short_message(ValueError("Exception encountered when calling L.call().\\n\\n\\x1b[1mboom [Op:Mul] name: \\x1b[0m\\n\\nArguments received by L.call():"))
 'ValueError: boom [Op:Mul]'
 """
@@ -34,6 +36,11 @@ from mpteach.doctor.report import Finding, Phrase
 MIXED_POLICIES = ("mixed_float16", "mixed_bfloat16")
 HALF_DTYPES = ("float16", "bfloat16")
 VANISHED_SHARE = 0.5  # a gradient "vanishes" when at least half of its non-zero entries become 0
+# Rounding to 16 bits changes a value by at most its unit roundoff u (half the spacing at 1).
+UNIT_ROUNDOFF = {"float16": 2.0**-11, "bfloat16": 2.0**-8}
+# A correct layer, given inputs already rounded to its compute dtype, stays within a few u of
+# float32 (Dense, attention, LSTM, convolutions: 0.4-3 u measured); 32 u is no rounding error.
+DIVERGENCE_FACTOR = 32
 
 _MISMATCH = re.compile(
     r"expected to be a \w+ tensor but is a \w+ tensor|does not match type|"
@@ -42,7 +49,9 @@ _MISMATCH = re.compile(
 )
 _UNSUPPORTED = re.compile(
     r"Could not find device for node|No OpKernel was registered|not in the list of allowed values|"
-    r"requires tf\.float(?:32|64)|is not supported for (?:half|float16|bfloat16)"
+    r"requires tf\.float(?:32|64)|is not supported for (?:half|float16|bfloat16)|"
+    r"one of \[tf\.float32, tf\.float64\]|"  # tf.complex, behind keras.ops.fft/fft2
+    r"Invalid dtype <dtype: '(?:b?float16|half)'>"  # image transforms (RandomRotation, RandomZoom)
 )
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 _LIBRARY_DIRS = tuple(
@@ -133,20 +142,26 @@ def error_kind(error: BaseException) -> str:
     return "other"
 
 
+# Learner's objects whose methods a training step runs: layers and models, metrics, losses.
+_LEARNER_OWNERS = (keras.layers.Layer, keras.metrics.Metric, keras.losses.Loss)
+
+
 def failing_frame(error: BaseException) -> tuple[keras.layers.Layer | None, str]:
-    """The innermost method of a learner's layer in the traceback, and ``"Class.method:N: code"``."""
+    """The innermost method of a learner's layer in the traceback, and ``"Class.method:N: code"``
+    for the innermost method of a learner's layer, metric or loss (a custom metric fails in the
+    training step after the layers are done)."""
     layer, where = None, ""
     tb = error.__traceback__
     while tb is not None:
         frame, filename = tb.tb_frame, tb.tb_frame.f_code.co_filename
         owner = frame.f_locals.get("self")
         if (
-            isinstance(owner, keras.layers.Layer)
+            isinstance(owner, _LEARNER_OWNERS)
             and source.own_classes(type(owner))
             and not filename.startswith(_LIBRARY_DIRS)
         ):
             code = linecache.getline(filename, tb.tb_lineno).strip()
-            layer = owner
+            layer = owner if isinstance(owner, keras.layers.Layer) else layer
             where = f"{type(owner).__name__}.{frame.f_code.co_name}:{tb.tb_lineno}: {code}"
         tb = tb.tb_next
     return layer, where
@@ -193,11 +208,13 @@ def error_finding(
     path: Path,
     policy: str,
     rerun: Callable[[], Any],
+    phase: str = "",
 ) -> Finding:
     """Turn an exception raised under a mixed ``policy`` into the finding that explains it.
 
     ``layer`` is the layer that was called; the learner's layer found innermost in the
     traceback, if any, is blamed instead. ``rerun`` repeats the call (for the autocast test).
+    ``phase="training"``: it happened only in training.
     """
     culprit, where = failing_frame(error)
     culprit = culprit or layer
@@ -210,14 +227,18 @@ def error_finding(
         if attributes:
             values["attribute"] = attributes[0]
             values["variables"] = ", ".join(attributes)
-            return Finding("autocast-off-variable", path(culprit), (policy,), values, where_lines)
+            return Finding(
+                "autocast-off-variable", path(culprit), (policy,), values, where_lines, phase=phase
+            )
         creations = source.tensor_creations(type(culprit))
         if creations:
             lines = tuple(creations) + tuple(w for w in where_lines if w not in creations)
-            return Finding("uncast-tensor-creation", path(culprit), (policy,), values, lines)
-        return Finding("dtype-mismatch", path(culprit), (policy,), values, where_lines)
+            return Finding(
+                "uncast-tensor-creation", path(culprit), (policy,), values, lines, phase=phase
+            )
+        return Finding("dtype-mismatch", path(culprit), (policy,), values, where_lines, phase=phase)
     code = "unsupported-half-op" if kind == "unsupported" else "call-fails"
-    return Finding(code, path(culprit), (policy,), values, where_lines)
+    return Finding(code, path(culprit), (policy,), values, where_lines, phase=phase)
 
 
 # --- what a layer is made of --------------------------------------------------------------------
@@ -253,8 +274,11 @@ def cast_findings(layer: keras.layers.Layer, path: Path) -> list[Finding]:
 
 
 def _wide_dtypes(outputs: Any) -> list[str]:
-    """The dtypes wider than 16 bits among the floating outputs."""
-    return sorted({x.dtype.name for x in float_leaves(outputs) if x.dtype.size > 2})
+    """The dtypes wider than 16 bits among the floating outputs that carry data: a scalar (a
+    loss, a statistic) is better in float32 and costs nothing."""
+    return sorted(
+        {x.dtype.name for x in float_leaves(outputs) if x.dtype.size > 2 and x.shape.rank}
+    )
 
 
 def output_findings(
@@ -264,15 +288,18 @@ def output_findings(
     policy: str,
     rerun: Callable[[], Any],
     seen: Sequence[tuple] = (),
+    phase: str = "",
 ) -> list[Finding]:
     """Findings for a 16-bit layer that returns float32 (or wider) tensors, by cause:
 
+    * ``call-time-layer``: under the layer's own policy as the global one, the outputs are
+      16-bit: ``call`` makes a layer (``keras.layers.add(...)``), which takes the global policy;
     * ``autocast-off-variable``: with autocasting switched on for its ``autocast=False``
       variables the outputs are 16-bit (keras.ops promote float16 * float32 to float32);
     * ``uncast-tensor-creation``: the source makes tensors without a dtype (again promoted);
     * ``float32-output`` otherwise.
 
-    All three are warnings here: nothing fails, the layer silently computes in float32.
+    All are warnings here: nothing fails, the layer silently computes in float32.
     An output that comes straight from a sublayer given a float32 policy (a float32 softmax
     head, the end of a model) is float32 on purpose; ``seen`` (from :func:`recording`) tells.
     """
@@ -287,6 +314,14 @@ def output_findings(
     if compute not in HALF_DTYPES or not wide:
         return []
     values = {"dtype": "/".join(wide), "compute": compute}
+    own_policy = layer.dtype_policy.name
+    if keras.config.dtype_policy().name != own_policy:
+        with keras_policy(own_policy):
+            fixed = not _wide_dtypes(rerun())
+        if fixed:
+            values["global"] = keras.config.dtype_policy().name
+            lines = tuple(source.layer_creations(type(layer)))
+            return [Finding("call-time-layer", path(layer), (policy,), values, lines, phase=phase)]
     attributes = autocast_culprits(layer, lambda: not _wide_dtypes(rerun()))
     if attributes:
         values |= {"attribute": attributes[0], "variables": ", ".join(attributes)}
@@ -294,7 +329,7 @@ def output_findings(
     else:
         lines = tuple(source.tensor_creations(type(layer)))
         code = "uncast-tensor-creation" if lines else "float32-output"
-    return [Finding(code, path(layer), (policy,), values, lines, severity="warning")]
+    return [Finding(code, path(layer), (policy,), values, lines, severity="warning", phase=phase)]
 
 
 @contextmanager
@@ -447,9 +482,15 @@ def tensor_core_findings(layer: keras.layers.Layer, path: Path) -> list[Finding]
         for sub in layer._flatten_layers()
         if isinstance(sub, keras.layers.EinsumDense)
     )
+    in_float32 = {  # a layer given a float32 policy (an output head) does not use Tensor Cores
+        id(v)
+        for sub in layer._flatten_layers()
+        if sub.compute_dtype not in HALF_DTYPES
+        for v in getattr(sub, "_trainable_variables", [])
+    }
     findings = []
     for v in layer.trainable_weights:
-        if v.path.startswith(einsum):  # the matrix dimensions depend on the equation
+        if v.path.startswith(einsum) or id(v) in in_float32:  # einsum: depends on the equation
             continue
         shape = tuple(v.shape)
         name = v.path.rsplit("/", 1)[-1]
@@ -519,3 +560,197 @@ def argument_names(layer: keras.layers.Layer, args: tuple, kwargs: dict) -> list
         for i, value in enumerate(args)
     ]
     return named + list(kwargs.items())
+
+
+# --- numbers against a float32 twin -------------------------------------------------------------
+
+
+def rounded(structure: Any, dtype: str) -> Any:
+    """The floating tensors of ``structure`` rounded to ``dtype`` and back to their own dtype:
+    what a layer computing in ``dtype`` sees of them."""
+
+    def round_one(x: Any) -> Any:
+        return tf.cast(tf.cast(x, dtype), x.dtype) if is_float(x) else x
+
+    return tf.nest.map_structure(round_one, structure)
+
+
+def relative_error(values: Any, reference: Any) -> float:
+    """The largest normwise relative error ``|v - r| / |r|`` over the floating leaves (inf when
+    one side is not finite where the other is; 0 when there is nothing to compare)."""
+    worst = 0.0
+    pairs = zip(float_leaves(values), float_leaves(reference), strict=False)
+    for value, ref in pairs:
+        v = tf.cast(value, tf.float64).numpy()
+        r = tf.cast(ref, tf.float64).numpy()
+        if v.shape != r.shape:
+            continue
+        if not np.isfinite(r).all():
+            continue
+        if not np.isfinite(v).all():
+            return float("inf")
+        scale = np.linalg.norm(r)
+        error = np.linalg.norm(v - r)
+        worst = max(worst, error / scale if scale > 0 else (float("inf") if error else 0.0))
+    return worst
+
+
+def diverges(error: float, compute: str) -> bool:
+    """Whether an error is more than rounding to ``compute`` explains."""
+    return compute in UNIT_ROUNDOFF and error > DIVERGENCE_FACTOR * UNIT_ROUNDOFF[compute]
+
+
+def casts_inputs(layer: keras.layers.Layer) -> bool:
+    """Whether Keras casts the floating arguments of ``layer`` to a 16-bit compute dtype
+    (``Embedding`` opts out with ``autocast=False``)."""
+    return (
+        layer.compute_dtype in HALF_DTYPES
+        and getattr(layer, "autocast", True)
+        and getattr(layer, "_convert_input_args", True)
+    )
+
+
+def rounded_integers(values: Any, compute: str) -> list[int]:
+    """The whole numbers among the floating leaves of ``values`` that ``compute`` cannot hold
+    (above 2048 in float16, 256 in bfloat16), when every value of that leaf is whole: ids or
+    counts carried in a float tensor."""
+    found: list[int] = []
+    for leaf in float_leaves(values):
+        x = tf.cast(leaf, tf.float64).numpy()
+        if x.size == 0 or not np.isfinite(x).all() or not np.array_equal(x, np.round(x)):
+            continue
+        kept = tf.cast(tf.cast(leaf, compute), tf.float64).numpy()
+        found += sorted({int(v) for v in x[kept != x]})
+    return found
+
+
+def float_index_finding(
+    layer: keras.layers.Layer,
+    args: tuple,
+    kwargs: dict,
+    reference: Callable[[tuple, dict], Any],
+    path: str,
+    policy: str,
+) -> Finding | None:
+    """``float-indices`` when ``layer`` receives whole numbers in a float tensor that its 16-bit
+    compute dtype rounds, and the float32 ``reference`` (``reference(args, kwargs)``) gives a
+    different result for the rounded numbers: they are used as indices, not as quantities.
+    (A quantity such as 2049.0 -> 2048.0 changes a Dense output by the rounding, u; an index
+    reads another embedding row.)"""
+    compute = layer.compute_dtype
+    if not casts_inputs(layer):
+        return None
+    lost = rounded_integers((args, kwargs), compute)
+    if not lost:
+        return None
+    exact = reference(args, kwargs)
+    changed = reference(rounded(args, compute), rounded(kwargs, compute))
+    if not diverges(relative_error(changed, exact), compute):
+        return None
+    return Finding("float-indices", path, (policy,), float_index_values(compute, lost))
+
+
+def float_index_values(compute: str, lost: list[int]) -> dict[str, str]:
+    """The values of a ``float-indices`` finding: the largest whole number ``compute`` holds
+    exactly, and one number it rounds, before and after."""
+    after = int(tf.cast(tf.cast(float(lost[0]), compute), tf.float64))
+    limit = {"float16": 2048, "bfloat16": 256}[compute]
+    return {"compute": compute, "limit": str(limit), "example": f"{lost[0]} → {after}"}
+
+
+def divergence_finding(
+    path: str, policy: str, compute: str, outputs: Any, reference: Any
+) -> Finding | None:
+    """``numeric-divergence`` when ``outputs`` (16-bit) differ from the float32 ``reference``
+    computed on the same, already rounded, inputs by more than rounding explains."""
+    error = relative_error(outputs, reference)
+    if not diverges(error, compute) or not np.isfinite(error):
+        return None
+    values = {
+        "compute": compute,
+        "error": f"{error:.0%}" if error >= 0.01 else f"{error:.1e}",
+        "rounding": f"{UNIT_ROUNDOFF[compute]:.0e}",
+    }
+    return Finding("numeric-divergence", path, (policy,), values)
+
+
+def _float32_state(layer: keras.layers.Layer) -> list[keras.Variable]:
+    return [v for v in layer.weights if str(v.dtype) == "float32"]
+
+
+def variable_update_findings(
+    reference: keras.layers.Layer,
+    layer: keras.layers.Layer,
+    run_reference: Callable[[], Any],
+    run_layer: Callable[[], Any],
+    path: Path,
+    policy: str,
+    phase: str = "",
+) -> list[Finding]:
+    """``rounded-variable-update``: a float32 variable that ``call`` assigns a value rounded to
+    the 16-bit compute dtype, because the new value was computed from autocast reads.
+
+    Both layers start from the reference's values and are run once on the same (rounded)
+    inputs. A correct layer computes the new value in float32 (``BatchNormalization``): it ends
+    within float32 rounding of the reference, or within u of the *update* when only the update
+    is computed in 16 bits. An error that is large next to the update is the stored value
+    itself passing through 16 bits: small updates are lost. Layers with randomness (the
+    reference's update differs between two runs) are skipped.
+    """
+    compute = layer.compute_dtype
+    mine, theirs = _float32_state(layer), _float32_state(reference)
+    if compute not in UNIT_ROUNDOFF or not mine or len(mine) != len(theirs):
+        return []
+    if any(tuple(a.shape) != tuple(b.shape) for a, b in zip(mine, theirs, strict=True)):
+        return []
+    start = [v.numpy() for v in theirs]
+
+    def updated(variables: list, run: Callable[[], Any]) -> list[np.ndarray]:
+        for v, value in zip(variables, start, strict=True):
+            v.assign(value)
+        run()
+        return [v.numpy() for v in variables]
+
+    try:
+        first = updated(theirs, run_reference)
+        if all(np.array_equal(a, b) for a, b in zip(first, start, strict=True)):
+            return []  # call changes no variable: the common case, settled with one call
+        second = updated(theirs, run_reference)
+        ours = updated(mine, run_layer)
+    except Exception:  # the doctor reports failing calls elsewhere
+        return []
+    finally:
+        for v, value in zip(theirs, start, strict=True):
+            v.assign(value)
+    u = UNIT_ROUNDOFF[compute]
+    lost = []
+    for name, old, new32, again, new16 in zip(
+        [path(v) for v in mine], start, first, second, ours, strict=True
+    ):
+        update = np.linalg.norm(new32.astype("float64") - old)
+        if update == 0 or not np.array_equal(new32, again):
+            continue  # not updated, or updated at random
+        error = np.linalg.norm(new16.astype("float64") - new32)
+        if error > DIVERGENCE_FACTOR * u * update and error > 1e-6 * np.linalg.norm(new32):
+            lost.append((name, error / update))
+    if not lost:
+        return []
+    attribute = lost[0][0].rsplit("/", 1)[-1]
+    names = {name.rsplit("/", 1)[-1] for name, _ in lost}
+    lines: list[str] = []
+    for sublayer in layer._flatten_layers():
+        if source.own_classes(type(sublayer)):
+            lines += [
+                x for x in source.variable_assignments(type(sublayer), names) if x not in lines
+            ]
+    values = {
+        "variables": ", ".join(name for name, _ in lost),
+        "attribute": attribute,
+        "compute": compute,
+        "share": f"{max(share for _, share in lost):.0%}",
+    }
+    return [
+        Finding(
+            "rounded-variable-update", path(layer), (policy,), values, tuple(lines), phase=phase
+        )
+    ]

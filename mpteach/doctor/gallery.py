@@ -3,11 +3,14 @@
 Chapter 04 imports them, and the tests check that the doctor finds exactly what each broken
 layer gets wrong and nothing in the correct ones. :data:`EXAMPLES` maps a name to an
 :class:`Example`: the layer class, how to make its inputs, and the finding codes it must produce.
+"The Policy page" below is TensorFlow's API page of ``tf.keras.mixed_precision.Policy``, which
+describes Keras 2; "the Stack Overflow question" is *How to support mixed precision in custom
+Tensorflow layers?*, the question chapter 04 answers.
 
 >>> EXAMPLES["AddRandom"].expected
 ('uncast-tensor-creation',)
 >>> sorted(name for name, example in EXAMPLES.items() if not example.expected)[:3]
-['AddNoise', 'FFTMagnitude', 'L2Norm']
+['AddNoise', 'DropPath', 'FFTMagnitude']
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ def _normal(*shape: int, scale: float = 1.0, shift: float = 0.0, seed: int = 0) 
 
 
 class SimpleDense(keras.layers.Layer):
-    """Seed 001's ``SimpleDense`` in Keras 3: ``add_weight`` makes float32 variables, and
+    """The Policy page's ``SimpleDense`` in Keras 3: ``add_weight`` makes float32 variables, and
     Keras reads them in the compute dtype inside ``call``; no cast anywhere."""
 
     def __init__(self, units: int = 8, **kwargs: Any) -> None:
@@ -47,7 +50,7 @@ class SimpleDense(keras.layers.Layer):
 
 
 class AddNoise(keras.layers.Layer):
-    """Seed 001's ``AddRandom`` done right: the new tensor is made in the inputs' dtype."""
+    """The Policy page's ``AddRandom`` done right: the new tensor is made in the inputs' dtype."""
 
     def call(self, inputs: Any) -> Any:
         noise = tf.random.normal(tf.shape(inputs), dtype=inputs.dtype)
@@ -100,11 +103,74 @@ class FFTMagnitude(keras.layers.Layer):
         return tf.cast(tf.abs(spectrum), self.compute_dtype)
 
 
+class DropPath(keras.layers.Layer):
+    """Stochastic depth: in training, drop each sample's whole residual branch with probability
+    ``rate``. The random mask is made in the compute dtype."""
+
+    def __init__(self, rate: float = 0.5, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.rate = rate
+
+    def call(self, inputs: Any, training: bool = False) -> Any:
+        if not training:
+            return inputs
+        shape = (ops.shape(inputs)[0],) + (1,) * (len(inputs.shape) - 1)
+        keep = ops.floor(1 - self.rate + keras.random.uniform(shape, dtype=self.compute_dtype))
+        return inputs / (1 - self.rate) * keep
+
+
+class SinePositions(keras.layers.Layer):
+    """Sinusoidal position encodings, computed in float32 and cast back: positions beyond 2048
+    (256 in bfloat16) and the angles made from them need float32's digits."""
+
+    def call(self, inputs: Any) -> Any:
+        length, width = ops.shape(inputs)[1], ops.shape(inputs)[2]
+        positions = ops.cast(ops.arange(length), "float32")[:, None]
+        rates = 1.0 / 10000 ** (ops.cast(ops.arange(0, width, 2), "float32") / width)
+        angles = positions * rates[None, :]
+        encoding = ops.concatenate([ops.sin(angles), ops.cos(angles)], axis=-1)
+        return ops.broadcast_to(ops.cast(encoding, self.compute_dtype), ops.shape(inputs))
+
+
+class RunningRMS(keras.layers.Layer):
+    """Scales by a running mean of squares, kept and updated in float32 (``autocast=False``,
+    the update computed from float32 operands), the way BatchNormalization keeps its moving
+    statistics."""
+
+    def __init__(self, momentum: float = 0.99, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.momentum = momentum
+
+    def build(self, input_shape: tuple) -> None:
+        self.mean_square = self.add_weight(
+            shape=(input_shape[-1],), initializer="ones", trainable=False, autocast=False
+        )
+
+    def call(self, inputs: Any, training: bool = False) -> Any:
+        if training:
+            batch = ops.mean(ops.square(ops.cast(inputs, "float32")), axis=0)
+            self.mean_square.assign(self.momentum * self.mean_square + (1 - self.momentum) * batch)
+        return inputs * ops.cast(ops.rsqrt(self.mean_square + 1e-6), self.compute_dtype)
+
+
+class TokenEmbedding(keras.layers.Layer):
+    """Token ids to vectors through an Embedding inside a custom layer, as in a Transformer's
+    input block. Given int32 ids it is right; float ids are cast to the compute dtype on the
+    way in, and ids above 2048 (float16) or 256 (bfloat16) read the wrong rows."""
+
+    def __init__(self, vocabulary: int = 5000, width: int = 8, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.embedding = keras.layers.Embedding(vocabulary, width)
+
+    def call(self, token_ids: Any) -> Any:
+        return self.embedding(token_ids)
+
+
 # --- written wrong ------------------------------------------------------------------------------
 
 
 class AddRandom(keras.layers.Layer):
-    """Seed 001's ``AddRandom`` without ``dtype=``: a float32 tensor meets float16 inputs."""
+    """The Policy page's ``AddRandom`` without ``dtype=``: a float32 tensor meets float16 inputs."""
 
     def call(self, inputs: Any) -> Any:
         noise = tf.random.normal(tf.shape(inputs))
@@ -121,7 +187,7 @@ class KerasOpsNoise(keras.layers.Layer):
 
 
 class ManualCastDense(keras.layers.Layer):
-    """The seed-000 question's pattern in Keras 3 spelling: casting the weights in ``call``
+    """The Stack Overflow question's pattern in Keras 3 spelling: casting the weights in ``call``
     with the layer's policy. It works, but Keras already did it."""
 
     def __init__(self, units: int = 8, **kwargs: Any) -> None:
@@ -183,7 +249,7 @@ class ForgotCastBack(keras.layers.Layer):
 
 
 class MyLayer(keras.layers.Layer):
-    """Seed 001's two-argument layer: Keras 3 casts ``b`` too, Keras 2 cast only ``a``."""
+    """The Policy page's two-argument layer: Keras 3 casts ``b`` too, Keras 2 cast only ``a``."""
 
     def call(self, a: Any, b: Any) -> Any:
         return a + 1.0, b + 1.0
@@ -237,6 +303,57 @@ class Float32Only(keras.layers.Layer):
         return inputs * 2.0
 
 
+class DropPathUncast(keras.layers.Layer):
+    """:class:`DropPath` with the random tensor made in float32, as many stochastic-depth layers
+    do: fine in inference, a dtype error in the first training step."""
+
+    def __init__(self, rate: float = 0.5, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.rate = rate
+
+    def call(self, inputs: Any, training: bool = False) -> Any:
+        if not training:
+            return inputs
+        shape = (tf.shape(inputs)[0],) + (1,) * (len(inputs.shape) - 1)
+        keep = tf.floor(1 - self.rate + tf.random.uniform(shape, 0, 1))
+        return inputs / (1 - self.rate) * keep
+
+
+class SinePositionsHalf(keras.layers.Layer):
+    """:class:`SinePositions` computed in the compute dtype: float16 holds whole numbers only up
+    to 2048 and rounds the angles, so sin and cos of long sequences are wrong, silently."""
+
+    def call(self, inputs: Any) -> Any:
+        length, width = ops.shape(inputs)[1], ops.shape(inputs)[2]
+        positions = ops.cast(ops.arange(length), self.compute_dtype)[:, None]
+        exponents = ops.cast(ops.arange(0, width, 2), self.compute_dtype) / width
+        rates = ops.cast(1.0 / 10000**exponents, self.compute_dtype)
+        angles = positions * rates[None, :]
+        encoding = ops.concatenate([ops.sin(angles), ops.cos(angles)], axis=-1)
+        return ops.broadcast_to(encoding, ops.shape(inputs))
+
+
+class RunningRMSHalf(keras.layers.Layer):
+    """:class:`RunningRMS` with an ordinary (autocast) variable: inside ``call`` it is read in
+    float16, so the new value is computed in float16 and rounded before it is stored in float32;
+    updates smaller than float16's spacing are lost."""
+
+    def __init__(self, momentum: float = 0.99, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.momentum = momentum
+
+    def build(self, input_shape: tuple) -> None:
+        self.mean_square = self.add_weight(
+            shape=(input_shape[-1],), initializer="ones", trainable=False
+        )
+
+    def call(self, inputs: Any, training: bool = False) -> Any:
+        if training:
+            batch = ops.mean(ops.square(inputs), axis=0)
+            self.mean_square.assign(self.momentum * self.mean_square + (1 - self.momentum) * batch)
+        return inputs * ops.rsqrt(self.mean_square + 1e-6)
+
+
 # --- the catalogue ------------------------------------------------------------------------------
 
 
@@ -256,6 +373,14 @@ def _x() -> np.ndarray:
     return _normal(4, 8)
 
 
+def _token_ids(dtype: str) -> np.ndarray:
+    return np.random.default_rng(0).integers(0, 5000, (2, 6)).astype(dtype)
+
+
+def _long_sequence() -> np.ndarray:
+    return _normal(1, 4096, 8)
+
+
 EXAMPLES: dict[str, Example] = {
     # written right: no findings at all
     "SimpleDense": Example(SimpleDense, _x),
@@ -265,6 +390,10 @@ EXAMPLES: dict[str, Example] = {
     "StableSoftmax": Example(StableSoftmax, lambda: _normal(4, 8, scale=3.0, shift=10.0)),
     "L2Norm": Example(L2Norm, lambda: _normal(4, 8, scale=1e-5)),
     "FFTMagnitude": Example(FFTMagnitude, _x),
+    "DropPath": Example(DropPath, _x),
+    "SinePositions": Example(SinePositions, _long_sequence),
+    "RunningRMS": Example(RunningRMS, _x),
+    "TokenEmbedding": Example(TokenEmbedding, lambda: _token_ids("int32")),
     # written wrong: exactly these findings
     "AddRandom": Example(AddRandom, _x, ("uncast-tensor-creation",)),
     "KerasOpsNoise": Example(KerasOpsNoise, _x, ("uncast-tensor-creation",)),
@@ -285,6 +414,12 @@ EXAMPLES: dict[str, Example] = {
     ),
     "SpectrumNoCast": Example(SpectrumNoCast, _x, ("unsupported-half-op",)),
     "Float32Only": Example(Float32Only, _x, ("call-fails",)),
+    "DropPathUncast": Example(DropPathUncast, _x, ("uncast-tensor-creation",)),
+    "SinePositionsHalf": Example(SinePositionsHalf, _long_sequence, ("numeric-divergence",)),
+    "RunningRMSHalf": Example(RunningRMSHalf, _x, ("rounded-variable-update",)),
+    "TokenEmbeddingFloatIds": Example(
+        TokenEmbedding, lambda: _token_ids("float32"), ("float-indices",)
+    ),
 }
 
 # Keras's own layers, with inputs they accept: the doctor must find nothing in them.

@@ -3,12 +3,17 @@
 For each policy a fresh layer is made (a layer keeps the policy it was created with), called on
 the same inputs and differentiated along a fixed random direction. The float32 run is the
 reference: its weights are copied into the 16-bit layers, so that any difference in the numbers
-comes from the dtype alone.
+comes from the dtype alone. Its outputs on the inputs rounded to the compute dtype are what the
+16-bit layer should give up to rounding (``numeric-divergence``); whole numbers that rounding
+changes and that the layer uses as indices are ``float-indices``. A layer with a training
+branch (``training`` in its or a sublayer's ``call``) is also run with ``training=True``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import dataclasses
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import keras
@@ -20,19 +25,24 @@ from mpteach.doctor.diagnose import (
     Probe,
     argument_names,
     cast_findings,
+    casts_inputs,
+    divergence_finding,
     error_finding,
+    float_index_finding,
     float_leaves,
     keras2_effect,
     keras_policy,
     numeric_findings,
     output_findings,
     recording,
+    rounded,
     run_probe,
     same,
     short_message,
     to_tensors,
     variable_findings,
     variable_path,
+    variable_update_findings,
 )
 from mpteach.doctor.report import Finding, Report, check_language
 
@@ -74,11 +84,45 @@ def check_layer(
         reference = _make(make)
         ref_path = _namer(reference, reference)
         ref_probe = _reference_probe(reference, args, kwargs, ref_path)
+        training = _training_kwargs(reference, args, kwargs)
     findings = cast_findings(reference, ref_path)
     for policy in policies:
         with keras_policy(policy):
-            findings += _check_under(policy, _make(make), reference, ref_probe, args, kwargs)
+            layer = _make(make)
+            called, found = _check_under(policy, layer, reference, ref_probe, args, kwargs)
+            findings += found
+            if called and training is not None:
+                findings += _check_training(policy, layer, reference, args, training)
     return Report(type(reference).__name__, findings, ("float32", *policies), lang)
+
+
+@contextmanager
+def _kept_state(layer: keras.layers.Layer) -> Iterator[None]:
+    """Put every variable of ``layer`` (moving statistics too) back as it was after the block."""
+    saved = [(v, v.numpy()) for v in layer.weights]
+    try:
+        yield
+    finally:
+        for v, value in saved:
+            v.assign(value)
+
+
+def _training_kwargs(
+    reference: keras.layers.Layer, args: tuple, kwargs: dict
+) -> dict[str, Any] | None:
+    """``kwargs`` with ``training=True`` when the layer (or a sublayer) has a training branch
+    that the float32 reference runs; ``None`` when there is none, or the caller chose."""
+    if "training" in kwargs or not any(
+        getattr(sub, "_call_has_training_arg", False) for sub in reference._flatten_layers()
+    ):
+        return None
+    training = {**kwargs, "training": True}
+    with _kept_state(reference):
+        try:
+            reference(*args, **training)
+        except Exception:  # it does not train on these inputs even in float32: not our concern
+            return None
+    return training
 
 
 def _check_under(
@@ -88,7 +132,8 @@ def _check_under(
     ref_probe: Probe,
     args: tuple,
     kwargs: dict,
-) -> list[Finding]:
+) -> tuple[bool, list[Finding]]:
+    """Whether the call succeeded, and the findings of ``layer`` under ``policy``."""
     path = _namer(layer, reference)
 
     def call() -> Any:
@@ -98,22 +143,133 @@ def _check_under(
         try:
             outputs = call()  # builds the layer
         except Exception as error:
-            return [error_finding(error, layer=layer, path=path, policy=policy, rerun=call)]
+            return False, [error_finding(error, layer=layer, path=path, policy=policy, rerun=call)]
     findings = variable_findings(layer, path, policy)
     findings += output_findings(layer, outputs, path, policy, call, seen)
-    _copy_weights(reference, layer)
+    copied = _copy_weights(reference, layer)
     try:
         probe = run_probe(call, layer.trainable_weights, _float_inputs(layer, args, kwargs), path)
     except Exception as error:  # e.g. an operation with no 16-bit gradient kernel
-        return [*findings, error_finding(error, layer=layer, path=path, policy=policy, rerun=call)]
+        finding = error_finding(error, layer=layer, path=path, policy=policy, rerun=call)
+        if _weights_differentiate(call, layer, path):
+            # Only the gradient with respect to the inputs fails: it is needed only when
+            # trainable layers come before this one (not for an augmentation layer at the
+            # start of a model), so it is a note.
+            finding = dataclasses.replace(finding, severity="info")
+        return True, [*findings, finding]
     compute = layer.compute_dtype
-    findings += numeric_findings(
+    # Wrong indices explain every other difference (a gradient lands on another embedding row),
+    # so they are looked for first.
+    numeric = _float_indices(policy, layer, reference, args, kwargs, path) if copied else []
+    numeric = numeric or numeric_findings(
         path(layer), policy, compute, ref_probe, probe, compare_zeros=ref_probe.deterministic
     )
+    if not numeric and copied and ref_probe.deterministic:
+        numeric = _divergence(policy, layer, reference, args, kwargs, path)
+    findings += numeric
     uncast, effect = keras2_effect(layer, args, kwargs)
     if effect is not None:
         values = {"arguments": ", ".join(uncast), "effect": effect}
         findings.append(Finding("keras2-uncast-argument", path(layer), (policy,), values))
+    if copied:
+        compute_args, compute_kwargs = rounded(args, compute), rounded(kwargs, compute)
+        findings += variable_update_findings(
+            reference,
+            layer,
+            lambda: reference(*compute_args, **compute_kwargs),
+            call,
+            path,
+            policy,
+        )
+    return True, findings
+
+
+def _run_reference(reference: keras.layers.Layer) -> Callable[[tuple, dict], Any]:
+    def run(args: tuple, kwargs: dict) -> Any:
+        with _kept_state(reference):
+            return reference(*args, **kwargs)
+
+    return run
+
+
+def _float_indices(
+    policy: str,
+    layer: keras.layers.Layer,
+    reference: keras.layers.Layer,
+    args: tuple,
+    kwargs: dict,
+    path: Path,
+) -> list[Finding]:
+    finding = float_index_finding(
+        layer, args, kwargs, _run_reference(reference), path(layer), policy
+    )
+    return [] if finding is None else [finding]
+
+
+def _weights_differentiate(call: Callable[[], Any], layer: keras.layers.Layer, path: Path) -> bool:
+    """Whether the gradients with respect to the layer's own weights (if any) work."""
+    try:
+        run_probe(call, layer.trainable_weights, [], path)
+    except Exception:
+        return False
+    return True
+
+
+def _divergence(
+    policy: str,
+    layer: keras.layers.Layer,
+    reference: keras.layers.Layer,
+    args: tuple,
+    kwargs: dict,
+    path: Path,
+) -> list[Finding]:
+    """``numeric-divergence``: the 16-bit outputs against the float32 reference on the inputs
+    rounded to the compute dtype, from the same state."""
+    compute = layer.compute_dtype
+    if casts_inputs(layer):  # the reference gets the inputs as the 16-bit layer sees them
+        args, kwargs = rounded(args, compute), rounded(kwargs, compute)
+    expected = _run_reference(reference)(args, kwargs)
+    with _kept_state(layer):
+        outputs = layer(*args, **kwargs)
+    finding = divergence_finding(path(layer), policy, compute, outputs, expected)
+    return [] if finding is None else [finding]
+
+
+def _check_training(
+    policy: str,
+    layer: keras.layers.Layer,
+    reference: keras.layers.Layer,
+    args: tuple,
+    training: dict,
+) -> list[Finding]:
+    """The training branch (``training=True``) under ``policy``: what fails or silently goes
+    wrong only there, such as noise made in float32 for stochastic depth, or moving averages
+    updated in 16 bits."""
+    path = _namer(layer, reference)
+
+    def call() -> Any:
+        return layer(*args, **training)
+
+    with _kept_state(layer), recording(layer) as seen:
+        try:
+            outputs = call()
+        except Exception as error:
+            finding = error_finding(
+                error, layer=layer, path=path, policy=policy, rerun=call, phase="training"
+            )
+            return [finding]
+    findings = output_findings(layer, outputs, path, policy, call, seen, phase="training")
+    compute = layer.compute_dtype
+    compute_args, compute_kwargs = rounded(args, compute), rounded(training, compute)
+    findings += variable_update_findings(
+        reference,
+        layer,
+        lambda: reference(*compute_args, **compute_kwargs),
+        call,
+        path,
+        policy,
+        phase="training",
+    )
     return findings
 
 
@@ -148,15 +304,17 @@ def _float_inputs(layer: keras.layers.Layer, args: tuple, kwargs: dict) -> list[
     return named
 
 
-def _copy_weights(source: keras.layers.Layer, target: keras.layers.Layer) -> None:
-    """Give ``target`` the reference's weights (when both have the same variables)."""
+def _copy_weights(source: keras.layers.Layer, target: keras.layers.Layer) -> bool:
+    """Give ``target`` the reference's weights (when both have the same variables); whether
+    they now hold the same values."""
     pairs = list(zip(source.weights, target.weights, strict=False))
     if len(source.weights) != len(target.weights) or any(
         tuple(a.shape) != tuple(b.shape) for a, b in pairs
     ):
-        return
+        return False
     for a, b in pairs:
         b.assign(tf.cast(a.value, b.dtype))
+    return True
 
 
 def _namer(layer: keras.layers.Layer, reference: keras.layers.Layer) -> Path:

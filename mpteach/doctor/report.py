@@ -18,6 +18,7 @@ True
 from __future__ import annotations
 
 import html
+import re
 import textwrap
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -25,6 +26,7 @@ from dataclasses import dataclass, field
 from mpteach.i18n import LANGUAGES, get_language, t
 
 SEVERITIES = ("error", "warning", "info")
+PHASES = ("", "training")
 
 # Every finding code and its usual severity. error: the layer breaks or trains wrongly;
 # warning: slower or less accurate than it should be; info: worth knowing, nothing wrong here.
@@ -44,8 +46,14 @@ CODES: dict[str, str] = {
     "float32-output": "warning",
     "manual-cast": "warning",
     "keras2-uncast-argument": "info",
+    "numeric-divergence": "error",
+    "float-indices": "error",
+    "rounded-variable-update": "error",
     # check_model
     "no-loss-scaling": "error",
+    "unscaled-train-step": "error",
+    "train-step-fails": "error",
+    "call-time-layer": "warning",
     "half-softmax": "warning",
     "half-output": "warning",
     "half-loss": "warning",
@@ -80,6 +88,32 @@ SNIPPETS: dict[str, str] = {
     "manual-cast": "y = ops.matmul(inputs, self.kernel) + self.bias",
     "keras2-uncast-argument": (
         "def call(self, a, b):\n    b = ops.cast(b, self.compute_dtype)\n    ..."
+    ),
+    "numeric-divergence": _FLOAT32_ISLAND,
+    "float-indices": 'token_ids = keras.Input(shape=(sequence_length,), dtype="int32")',
+    "rounded-variable-update": (
+        "self.{attribute} = self.add_weight(..., trainable=False, autocast=False)\n"
+        "# in call: compute the new value from float32 operands\n"
+        'x32 = ops.cast(inputs, "float32")\n'
+        "self.{attribute}.assign(momentum * self.{attribute} + (1 - momentum) * ops.mean(x32, axis=0))"
+    ),
+    "unscaled-train-step": (
+        "with tf.GradientTape() as tape:\n"
+        "    loss = ...\n"
+        "    scaled_loss = self.optimizer.scale_loss(loss)\n"
+        "grads = tape.gradient(scaled_loss, self.trainable_weights)\n"
+        "self.optimizer.apply_gradients(zip(grads, self.trainable_weights))"
+    ),
+    "train-step-fails": (
+        "y = ops.cast(y, self.compute_dtype)  # where two dtypes meet\n"
+        'y32 = ops.cast(x, "float32")  # where an operation has no 16-bit kernel'
+    ),
+    "call-time-layer": (
+        "def __init__(self, **kwargs):\n"
+        "    super().__init__(**kwargs)\n"
+        "    self.add = keras.layers.Add()  # made once, with the layer's policy\n"
+        "def call(self, inputs):\n"
+        "    return self.add([inputs, self.block(inputs)])"
     ),
     "no-loss-scaling": (
         "optimizer = keras.optimizers.LossScaleOptimizer(optimizer)\n"
@@ -120,7 +154,9 @@ class Finding:
 
     ``values`` fill the placeholders of the code's messages (strings or :class:`Phrase`);
     ``source`` lists the lines of code it is about, e.g. ``"AddRandom.call:7: ..."``.
-    ``policies`` is empty when the finding does not depend on the policy.
+    ``policies`` is empty when the finding does not depend on the policy. ``phase`` is
+    ``"training"`` for what happens only when the layer or model trains (``training=True``,
+    a training step), ``""`` otherwise.
     """
 
     code: str
@@ -129,6 +165,7 @@ class Finding:
     values: Mapping[str, object] = field(default_factory=dict)
     source: tuple[str, ...] = ()
     severity: str = ""
+    phase: str = ""
 
     def __post_init__(self) -> None:
         if self.code not in CODES:
@@ -139,6 +176,8 @@ class Finding:
             object.__setattr__(self, "severity", CODES[self.code])
         if self.severity not in SEVERITIES:
             raise ValueError(f"severity={self.severity!r}; choose one of {SEVERITIES}.")
+        if self.phase not in PHASES:
+            raise ValueError(f"phase={self.phase!r}; choose one of {PHASES}.")
 
     def _text(self, part: str, lang: str | None) -> str:
         values = {
@@ -173,10 +212,27 @@ def check_language(lang: str | None) -> str | None:
     return lang
 
 
+# A value shown once per policy: a dtype ("float16") or a share ("100%").
+_SHORT_VALUE = re.compile(r"^[\w.%+-]+$")
+
+
+def _joined(old: object, new: object) -> object:
+    """``old`` and ``new`` shown together: dtypes and shares as ``"float16/bfloat16"``, names
+    and paths (``"net/dense/kernel"``) as ``"a, b"``; sentences keep the first policy's."""
+    if new == old or not isinstance(new, str) or not isinstance(old, str):
+        return old
+    if _SHORT_VALUE.match(new) and all(_SHORT_VALUE.match(part) for part in old.split("/")):
+        return old if new in old.split("/") else f"{old}/{new}"
+    old_items, new_items = old.split(", "), new.split(", ")
+    if all(item and " " not in item for item in old_items + new_items):  # names or paths
+        return ", ".join(old_items + [item for item in new_items if item not in old_items])
+    return old
+
+
 def merge(findings: Iterable[Finding]) -> list[Finding]:
     """One finding per (code, path): the policies of repeats are joined, and short values that
-    differ between policies are shown together (``"float16/bfloat16"``); sentences (error
-    messages) keep the first policy's. Sorted by severity, then path."""
+    differ between policies are shown together (``"float16/bfloat16"``, ``"a/b, c/d"``);
+    sentences (error messages) keep the first policy's. Sorted by severity, then path."""
     merged: dict[tuple[str, str], Finding] = {}
     for f in findings:
         key = (f.code, f.path)
@@ -186,14 +242,10 @@ def merge(findings: Iterable[Finding]) -> list[Finding]:
         old = merged[key]
         values = dict(old.values)
         for name, value in f.values.items():
-            if name not in values:
-                values[name] = value
-            elif isinstance(value, str) and " " not in value:  # a dtype, a share: show both
-                if value not in str(values[name]).split("/"):
-                    values[name] = f"{values[name]}/{value}"
+            values[name] = _joined(values[name], value) if name in values else value
         policies = old.policies + tuple(p for p in f.policies if p not in old.policies)
         source = old.source + tuple(s for s in f.source if s not in old.source)
-        merged[key] = Finding(f.code, f.path, policies, values, source, old.severity)
+        merged[key] = Finding(f.code, f.path, policies, values, source, old.severity, old.phase)
     return sorted(merged.values(), key=lambda f: (SEVERITIES.index(f.severity), f.path, f.code))
 
 
@@ -250,7 +302,8 @@ class Report:
 
     def _where(self, f: Finding) -> str:
         policies = ", ".join(f.policies) or t("doctor.any_policy", self._lang())
-        return f"{f.path} · {policies}"
+        phase = f" · {t('doctor.phase.training', self._lang())}" if f.phase else ""
+        return f"{f.path} · {policies}{phase}"
 
     def __str__(self) -> str:
         lang = self._lang()
@@ -290,6 +343,8 @@ class Report:
             severity = esc(t(f"doctor.severity.{f.severity}", lang))
             source = "".join(f"<br><code>{esc(line)}</code>" for line in f.source)
             policies = esc(", ".join(f.policies) or t("doctor.any_policy", lang))
+            if f.phase:
+                policies += f" · {esc(t('doctor.phase.training', lang))}"
             rows.append(
                 "<tr>"
                 f'{cell}<b style="color:{_COLOURS[f.severity]}">{severity}</b><br>'

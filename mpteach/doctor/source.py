@@ -1,7 +1,8 @@
 """Read a layer class's own source for two patterns that running it cannot pin to a line.
 
 * :func:`weight_casts`: ``tf.cast(self.kernel, ...)`` / ``ops.cast(self.kernel, ...)`` of a
-  variable that Keras already autocasts (the pattern of the seed-000 question);
+  variable that Keras already autocasts (the pattern of the Stack Overflow question *How to support mixed
+  precision in custom Tensorflow layers?*);
 * :func:`tensor_creations`: ``tf.random.normal(shape)``, ``tf.ones(shape)``, ``keras.random.normal``
   ... called without a dtype, so that they make float32 tensors under every policy.
 
@@ -156,9 +157,21 @@ def _self_attribute(node: ast.AST) -> str | None:
     return None
 
 
+_FLOAT32_NAMES = frozenset(
+    {'"float32"', "'float32'", "tf.float32", "tf.dtypes.float32", "np.float32", "float"}
+)
+
+
+def _to_float32(call: ast.Call) -> bool:
+    """Whether a cast names float32 itself (not the layer's policy or a variable dtype)."""
+    targets = call.args[1:2] + [k.value for k in call.keywords if k.arg == "dtype"]
+    return any(ast.unparse(target) in _FLOAT32_NAMES for target in targets)
+
+
 def weight_casts(cls: type, autocast_attributes: set[str]) -> tuple[list[str], list[str]]:
     """``(lines, names)``: the lines of ``cls`` that cast one of ``autocast_attributes``
-    (``self.<name>``) by hand, and the names they cast."""
+    (``self.<name>``) by hand, and the names they cast. A cast to float32 by name is left out:
+    it computes that part in float32 on purpose, and what comes out is checked by running."""
     names: list[str] = []
 
     def casts_a_weight(call: ast.Call) -> bool:
@@ -166,8 +179,69 @@ def weight_casts(cls: type, autocast_attributes: set[str]) -> tuple[list[str], l
         attribute = _self_attribute(call.args[0]) if call.args else None
         if function not in CAST_FUNCTIONS or attribute not in autocast_attributes:
             return False
+        if _to_float32(call):  # part of a float32 island (Gemma's RMSNorm): judged by the outputs
+            return False
         if attribute not in names:
             names.append(attribute)
         return True
 
     return _lines(cls, casts_a_weight), names
+
+
+# keras.layers' functional helpers: each call makes a new merging layer (add -> Add).
+_LAYER_HELPERS = frozenset(
+    {"add", "subtract", "multiply", "average", "maximum", "minimum", "concatenate", "dot"}
+)
+_LAYER_MODULES = frozenset({"layers", "keras"})
+
+
+def _makes_a_layer(call: ast.Call) -> bool:
+    root, name = _func_name(call)
+    if root not in _LAYER_MODULES:
+        return False
+    return name in _LAYER_HELPERS or (name[:1].isupper() and name != "Input")
+
+
+def layer_creations(cls: type) -> list[str]:
+    """Lines of ``cls`` outside ``__init__`` and ``build`` that make a Keras layer
+    (``keras.layers.add([...])``, ``layers.Dense(8)(x)``): such a layer is made at call time
+    and takes the global dtype policy of that moment, not the policy of ``cls``."""
+
+    def wanted(call: ast.Call) -> bool:
+        return _makes_a_layer(call)
+
+    return [
+        line
+        for line in _lines(cls, wanted)
+        if line.split(":", 1)[0].rsplit(".", 1)[-1] not in ("__init__", "build")
+    ]
+
+
+def variable_assignments(cls: type, attributes: set[str]) -> list[str]:
+    """Lines of ``cls`` that assign to ``self.<name>`` (``assign``, ``assign_add``,
+    ``assign_sub``) for a name in ``attributes``."""
+
+    def assigns(call: ast.Call) -> bool:
+        func = call.func
+        return (
+            isinstance(func, ast.Attribute)
+            and func.attr in ("assign", "assign_add", "assign_sub")
+            and _self_attribute(func.value) in attributes
+        )
+
+    return _lines(cls, assigns)
+
+
+def optimizer_steps(cls: type) -> list[str]:
+    """Lines of ``cls`` that apply gradients (``optimizer.apply_gradients(...)``,
+    ``optimizer.apply(...)``)."""
+
+    def applies(call: ast.Call) -> bool:
+        func = call.func
+        return (
+            isinstance(func, ast.Attribute)
+            and func.attr in ("apply_gradients", "apply")
+            and "optimizer" in ast.unparse(func.value)
+        )
+
+    return _lines(cls, applies)
