@@ -983,3 +983,27 @@ def test_an_image_transform_without_a_16_bit_gradient_is_a_note_with_the_float32
     if fails:
         assert report[0].severity == "info" and report[0].policies == ("mixed_bfloat16",)
         assert 'ops.cast(inputs, "float32")' in report[0].snippet
+
+
+def test_rounding_noise_of_an_exact_zero_gradient_is_not_a_vanishing_gradient():
+    """float32 leaves rounding noise where the true gradient is 0 (a key bias in attention);
+    float16 rounds it to 0. The float64 twin tells noise from a small real gradient."""
+    from mpteach.doctor.diagnose import Probe, numeric_findings
+
+    noise = np.array([3e-9, -2e-9, 1e-9], "float32")
+    half = Probe([np.ones(3, "float32")], [("layer/key/bias", np.zeros(3, "float32"))])
+
+    def reference(exact):
+        return Probe([np.ones(3, "float32")], [("layer/key/bias", noise)], exact=exact)
+
+    assert numeric_findings("layer", "mixed_float16", "float16", reference(None), half)
+    zero_in_float64 = [np.array([1e-17, -3e-18, 0.0], "float32")]
+    assert (
+        numeric_findings("layer", "mixed_float16", "float16", reference(zero_in_float64), half)
+        == []
+    )
+    small_but_real = [noise.astype("float64").astype("float32")]
+    (finding,) = numeric_findings(
+        "layer", "mixed_float16", "float16", reference(small_but_real), half
+    )
+    assert finding.code == "vanishing-gradient"

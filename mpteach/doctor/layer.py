@@ -17,6 +17,7 @@ from contextlib import contextmanager
 from typing import Any
 
 import keras
+import numpy as np
 import tensorflow as tf
 
 from mpteach.doctor.diagnose import (
@@ -85,6 +86,7 @@ def check_layer(
         ref_path = _namer(reference, reference)
         ref_probe = _reference_probe(reference, args, kwargs, ref_path)
         training = _training_kwargs(reference, args, kwargs)
+    ref_probe.exact = _float64_gradients(make, reference, args, kwargs, ref_path)
     findings = cast_findings(reference, ref_path)
     for policy in policies:
         with keras_policy(policy):
@@ -290,6 +292,27 @@ def _reference_probe(layer: keras.layers.Layer, args: tuple, kwargs: dict, path:
             "`inputs` is passed as the first argument of call (a tuple as several arguments), "
             "`call_kwargs` as keyword arguments."
         ) from error
+
+
+def _float64_gradients(
+    make: Callable[[], Any], reference: keras.layers.Layer, args: tuple, kwargs: dict, path: Path
+) -> list[np.ndarray | None] | None:
+    """The reference's gradients computed by a float64 twin with the same weights, or ``None``
+    where the layer does not run in float64 (then float32's zeros are taken as they are)."""
+    try:
+        with keras_policy("float64"):
+            twin = _make(make)
+
+            def call() -> Any:
+                return twin(*args, **kwargs)
+
+            call()
+            if not _copy_weights(reference, twin):
+                return None
+            probe = run_probe(call, twin.trainable_weights, _float_inputs(twin, args, kwargs), path)
+    except Exception:  # no float64 kernel, a dtype check in the layer: nothing to confirm with
+        return None
+    return [g for _, g in probe.grads]
 
 
 def _float_inputs(layer: keras.layers.Layer, args: tuple, kwargs: dict) -> list[tuple[str, Any]]:
