@@ -712,7 +712,9 @@ def test_a_train_step_that_never_scales_the_loss_is_found_and_it_really_divides_
     model.set_weights(fixed.get_weights())
     broken_update, fixed_update = _first_update(model, x), _first_update(fixed, x)
     ratio = np.linalg.norm(broken_update) / np.linalg.norm(fixed_update)
-    assert ratio == pytest.approx(1 / 32768, rel=0.05)
+    # the broken update is so small that float32 weights round it (updates under half an ULP of
+    # a weight are lost), so its size is known to tens of percent, not to the last digit
+    assert ratio == pytest.approx(1 / 32768, rel=0.25)
     assert _autoencoder("mixed_bfloat16").optimizer.__class__.__name__ == "SGD"
     assert check_model(_autoencoder("mixed_bfloat16"), sample_batch=x, hardware=A100).ok
 
