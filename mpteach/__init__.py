@@ -39,6 +39,7 @@ _SUBMODULES = {
     "formats",
     "i18n",
     "doctor",
+    "debug",
     "widgets",
     "simulate",
     "traces",

@@ -56,8 +56,8 @@ def test_tensorflow_and_ipywidgets_are_never_pulled_in_by_default():
 def test_book_yml_defines_languages_and_chapters():
     book = yaml.safe_load((ROOT / "book.yml").read_text())
     assert [lang["code"] for lang in book["languages"]] == ["en", "zh", "es", "ko", "ru"]
-    assert len(book["chapters"]) == 10
-    assert [c[:2] for c in book["chapters"]] == [f"{i:02d}" for i in range(10)]
+    assert len(book["chapters"]) == 11
+    assert [c[:2] for c in book["chapters"]] == [f"{i:02d}" for i in range(11)]
     assert book["repository"]["url"].startswith("https://github.com/")
 
 
