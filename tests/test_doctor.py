@@ -1009,3 +1009,22 @@ def test_rounding_noise_of_an_exact_zero_gradient_is_not_a_vanishing_gradient():
         "layer", "mixed_float16", "float16", reference(small_but_real), half
     )
     assert finding.code == "vanishing-gradient"
+
+
+def test_training_step_check_ends_when_a_layer_widens_its_output():
+    """A layer that promotes its float16 input to float32 (a float32 constant in call) is rerun
+    to find the cause; the rerun must not be taken for another call of the training step."""
+
+    class Standardize(keras.layers.Layer):
+        def call(self, x):
+            return keras.ops.subtract(x, keras.ops.convert_to_tensor(np.zeros(4, "float32")))
+
+    keras.config.set_dtype_policy("mixed_float16")
+    try:
+        model = keras.Sequential([keras.Input((4,)), Standardize(), keras.layers.Dense(2)])
+        model.compile(optimizer="sgd", loss="mse")
+    finally:
+        keras.config.set_dtype_policy("float32")
+    x, y = np.ones((8, 4), "float32"), np.zeros((8, 2), "float32")
+    report = check_model(model, sample_batch=(x, y), hardware=T4)
+    assert "uncast-tensor-creation" in report.codes

@@ -527,9 +527,12 @@ def _training_findings(
             step()
         except Exception as error:
             return _training_failure(model, error, step, path, policy)
-        for layer, args, kwargs, outputs in seen:
+        calls = list(seen)  # reruns below are recorded too: iterate over the step's own calls
+        for layer, args, kwargs, outputs in calls:
             rerun = functools.partial(layer, *args, **kwargs)
-            findings += output_findings(layer, outputs, path, policy, rerun, seen, phase="training")
+            findings += output_findings(
+                layer, outputs, path, policy, rerun, calls, phase="training"
+            )
     for name, calls in watched.items():
         if calls.applied and not calls.scaled:
             optimizer = getattr(model, name)
