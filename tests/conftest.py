@@ -24,3 +24,21 @@ def _restore_global_state():
         sys.modules["keras"].config.set_dtype_policy("float32")
     if "mpteach.i18n" in sys.modules:
         sys.modules["mpteach.i18n"].set_language("en")
+
+
+@pytest.fixture
+def hide_module(tmp_path, monkeypatch):
+    """``hide_module("jax")``: make ``import jax`` fail in child processes (a package that
+    raises ImportError shadows the installed one through PYTHONPATH)."""
+
+    def hide(module: str) -> None:
+        folder = tmp_path / f"no-{module}"
+        (folder / module).mkdir(parents=True)
+        (folder / module / "__init__.py").write_text(
+            f'raise ImportError("No module named {module!r} (hidden for this test)")\n'
+        )
+        monkeypatch.setenv(
+            "PYTHONPATH", os.pathsep.join([str(folder), os.environ.get("PYTHONPATH", "")])
+        )
+
+    return hide

@@ -295,21 +295,6 @@ def test_recorded_results_and_widgets_need_no_tensorflow():
 # ---- backends and hardware detection without TensorFlow ------------------------------------------
 
 
-def _hide(tmp_path, monkeypatch, module: str) -> None:
-    """Make ``import <module>`` fail in child processes (a package that raises ImportError
-    shadows the installed one through PYTHONPATH)."""
-    import os
-
-    folder = tmp_path / f"no-{module}"
-    (folder / module).mkdir(parents=True)
-    (folder / module / "__init__.py").write_text(
-        f'raise ImportError("No module named {module!r} (hidden for this test)")\n'
-    )
-    monkeypatch.setenv(
-        "PYTHONPATH", os.pathsep.join([str(folder), os.environ.get("PYTHONPATH", "")])
-    )
-
-
 def test_bad_backend_names_the_choices():
     from mpteach.bench import keras_backend
 
@@ -323,18 +308,18 @@ def test_bad_backend_names_the_choices():
         main(["train", "--backend", "torch"])
 
 
-def test_a_missing_backend_package_is_a_clear_import_error(tmp_path, monkeypatch):
-    _hide(tmp_path, monkeypatch, "jax")
+def test_a_missing_backend_package_is_a_clear_import_error(hide_module):
+    hide_module("jax")
     with pytest.raises(ImportError, match=r"(?s)jax backend failed.*No module named 'jax'") as e:
         bench.training_step(("dense",), ("float32",), (True,), 2, 1, 0, backend="jax")
     assert "SyntaxError" not in str(e.value)
 
 
-def test_hardware_detection_needs_no_tensorflow(tmp_path, monkeypatch):
+def test_hardware_detection_needs_no_tensorflow(hide_module):
     import os
     import subprocess
 
-    _hide(tmp_path, monkeypatch, "tensorflow")
+    hide_module("tensorflow")
     code = (
         "import json, sys\n"
         "from mpteach.hardware import detect\n"

@@ -7,9 +7,7 @@ TensorFlow path, and run where TensorFlow cannot be imported at all.
 from __future__ import annotations
 
 import json
-import os
 from importlib import metadata
-from pathlib import Path
 
 import pytest
 
@@ -23,21 +21,8 @@ TINY_TRAIN = ["--workloads", "dense", "--batch-size", "4", "--repeats", "2", "--
               "--quiet", "--xla", "on"]  # fmt: skip
 
 
-def _without(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, module: str) -> None:
-    """Make ``import <module>`` fail in child processes (a package that raises ImportError
-    shadows the installed one through PYTHONPATH)."""
-    folder = tmp_path / f"no-{module}"
-    (folder / module).mkdir(parents=True)
-    (folder / module / "__init__.py").write_text(
-        f'raise ImportError("No module named {module!r} (hidden for this test)")\n'
-    )
-    monkeypatch.setenv(
-        "PYTHONPATH", os.pathsep.join([str(folder), os.environ.get("PYTHONPATH", "")])
-    )
-
-
-def test_matmul_under_jax_runs_without_tensorflow(tmp_path, monkeypatch):
-    _without(tmp_path, monkeypatch, "tensorflow")
+def test_matmul_under_jax_runs_without_tensorflow(hide_module):
+    hide_module("tensorflow")
     reports = []
     doc = bench.matmul_throughput(
         sizes=[16], dtypes=["float32", "bfloat16"], repeats=2, warmup=1,

@@ -291,6 +291,17 @@ def published_groups(rows: Iterable[dict[str, Any]]) -> dict[str, list[dict[str,
     }
 
 
+def batch_label(row: dict[str, Any]) -> str:
+    """The batch per GPU: ``'64'``, or ``'64/128'`` where the mixed-precision run used another.
+
+    >>> batch_label({"batch_per_gpu": {"baseline": 64, "mixed": 128}})
+    '64/128'
+    """
+    batch = row["batch_per_gpu"]
+    same = batch["mixed"] == batch["baseline"]
+    return str(batch["mixed"]) if same else f"{batch['baseline']}/{batch['mixed']}"
+
+
 def source_line(row: dict[str, Any]) -> str:
     """``'NVIDIA/DeepLearningExamples TensorFlow2/...README.md @729963dd, "<table>" <url>'``."""
     source = row["source"]
@@ -337,12 +348,7 @@ def format_published(rows: Iterable[dict[str, Any]] | None = None, lang: str | N
             f"{mixed[:16]:>16}  {t('col_unit'):<12} {t('col_ratio'):>7} {t('col_stated'):>7}"
         )
         for row in members:
-            batch = row["batch_per_gpu"]
-            batch_text = (
-                str(batch["mixed"])
-                if batch["mixed"] == batch["baseline"]
-                else f"{batch['baseline']}/{batch['mixed']}"
-            )
+            batch_text = batch_label(row)
             xla = {True: "on", False: "off", None: "-"}[row["xla"]]
             stated = row["speedup_stated"] or "-"
             if row["speedup_note"]:

@@ -31,6 +31,7 @@ from matplotlib.figure import Figure
 
 from mpteach import i18n
 from mpteach.bench.published import (
+    batch_label,
     published_document,
     published_groups,
     published_speedup,
@@ -187,13 +188,7 @@ def published_bars(rows: list[dict[str, Any]], lang: str | None = None) -> list[
     """
     bars = []
     for row in rows:
-        batch = row["batch_per_gpu"]
-        size = (
-            str(batch["mixed"])
-            if batch["mixed"] == batch["baseline"]
-            else f"{batch['baseline']}/{batch['mixed']}"
-        )
-        label = _t("published_bar", lang, gpus=row["gpus"], batch=size)
+        label = _t("published_bar", lang, gpus=row["gpus"], batch=batch_label(row))
         if row["xla"] is not None:
             label += "\n" + _t("xla_on" if row["xla"] else "xla_off", lang)
         stated = None if row["speedup_stated"] is None else float(row["speedup_stated"])
