@@ -31,6 +31,7 @@ _LAZY = {
     "update_loss_scale": "mpteach.loss_scale",
     "LossScaleOptimizer": "mpteach.optimizer",
     # languages
+    "t": "mpteach.i18n",
     "set_language": "mpteach.i18n",
     "get_language": "mpteach.i18n",
 }
@@ -38,6 +39,7 @@ _SUBMODULES = {
     "layers",
     "formats",
     "i18n",
+    "figures",
     "doctor",
     "debug",
     "widgets",

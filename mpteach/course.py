@@ -15,7 +15,7 @@ import importlib.util
 import os
 import sys
 
-from mpteach import i18n
+from mpteach import figures, i18n
 
 KINDS = ("cpu", "gpu", "tpu")
 
@@ -46,8 +46,13 @@ def chapter_note(chapter: str, kind: str, lang: str | None = None) -> str:
 
 
 def setup(chapter: str, lang: str = "en") -> None:
-    """Set the notebook's language, keep TensorFlow's C++ logs quiet, and say what runs here."""
+    """Set the notebook's language, keep TensorFlow's C++ logs quiet, and say what runs here.
+
+    Figures drawn in Chinese or Korean get mpteach's packaged CJK font (no font to install).
+    """
     i18n.set_language(lang)
+    if lang in figures.FONT_LANGUAGES:
+        figures.use_packaged_font()
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
     from mpteach import hardware
 

@@ -47,40 +47,48 @@ def test_parse_number_explains_bad_entries_in_the_language(lang):
     assert math.isnan(parse_number("nan", lang)[0])
 
 
-def test_figures_use_the_language_only_where_a_font_shows_it(monkeypatch):
+def test_figures_are_drawn_in_the_language_with_the_packaged_font(monkeypatch):
     import matplotlib
 
+    from mpteach import figures
     from mpteach.widgets import _common
 
-    monkeypatch.setattr(_common, "_font_showing", lambda characters: None)
-    with _common.figure_text("zh") as lang:
-        assert lang == "en"  # no CJK font: English text rather than empty boxes
-    with _common.figure_text("ru") as lang:
-        assert lang == "ru"  # the default font has Cyrillic
     monkeypatch.setitem(matplotlib.rcParams, "font.family", ["sans-serif"])
-    monkeypatch.setattr(_common, "_font_showing", lambda characters: "Some CJK Font")
+    with _common.figure_text("ru") as lang:
+        assert lang == "ru"  # the default font has Cyrillic: no fallback needed
+    assert matplotlib.rcParams["font.family"] == ["sans-serif"]
     with _common.figure_text("ko") as lang:
         assert lang == "ko"
     # The font stays a fallback after the block: figures are drawn later, when shown.
-    assert matplotlib.rcParams["font.family"] == ["sans-serif", "Some CJK Font"]
+    assert matplotlib.rcParams["font.family"] == ["sans-serif", figures.FONT_FAMILY]
 
 
-def test_a_figure_in_chinese_draws_every_glyph_where_a_font_has_them(monkeypatch):
+def test_a_figure_in_chinese_draws_every_glyph_with_no_cjk_font_installed(monkeypatch):
     import warnings
 
     import matplotlib
+    from matplotlib import font_manager
 
-    from mpteach import formats
-    from mpteach.widgets import _common
+    from mpteach import figures, formats
     from mpteach.widgets.float_explorer import draw_bits
 
-    if _common._font_showing("格式值") is None:
-        pytest.skip("no CJK font installed (scripts/site.sh installs fonts-noto-cjk)")
+    # Only matplotlib's own fonts and the packaged one, as in Colab.
+    own = str(matplotlib.get_data_path())
+    monkeypatch.setattr(
+        font_manager.fontManager,
+        "ttflist",
+        [e for e in font_manager.fontManager.ttflist if e.fname.startswith(own)],
+    )
     monkeypatch.setitem(matplotlib.rcParams, "font.family", ["sans-serif"])
-    figure = draw_bits(formats.represent_all(0.1, ("float16",)), lang="zh")
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")  # "Glyph ... missing from font(s)" is a UserWarning
-        figure.canvas.draw()
+    font_manager.fontManager._findfont_cached.cache_clear()
+    try:
+        figure = draw_bits(formats.represent_all(0.1, ("float16",)), lang="zh")
+        assert any(e.name == figures.FONT_FAMILY for e in font_manager.fontManager.ttflist)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # "Glyph ... missing from font(s)" is a UserWarning
+            figure.canvas.draw()
+    finally:
+        font_manager.fontManager._findfont_cached.cache_clear()
     assert any("二进制" in t.get_text() for t in figure.findobj(matplotlib.text.Text))
 
 

@@ -7,8 +7,8 @@
   ``HTML`` behave the same in 7.7 and 8 when built with ``description=...`` and
   ``style={"description_width": "initial"}`` (``Label`` shows no HTML in 7: use ``HTML``).
 * :class:`Message`: a line of text under the controls for errors and notes.
-* :func:`figure_text`: draw a figure's text in the learner's language when an installed font
-  can show it (Chinese and Korean need a CJK font), else in English rather than as empty boxes.
+* :func:`figure_text`: draw a figure's text in the learner's language (Chinese and Korean with
+  the CJK font mpteach ships, so no font needs to be installed).
 * :func:`new_figure` and :class:`FigureView`: a matplotlib figure shown as a PNG ``Image`` widget.
   ``redraw()`` replaces the picture's bytes in one message, so nothing flickers (an ``Output``
   cleared and re-filled can), it needs no IPython display hooks, and the last picture is saved
@@ -32,18 +32,14 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from decimal import Decimal, InvalidOperation
-from functools import cache
 
 import ipywidgets as widgets
-import matplotlib
 import PIL.Image
-from matplotlib import font_manager
 from matplotlib.artist import Artist
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
-from matplotlib.ft2font import FT2Font
 
-from mpteach import i18n
+from mpteach import figures, i18n
 
 IPYWIDGETS_MAJOR = int(widgets.__version__.split(".")[0])
 
@@ -134,54 +130,21 @@ class Message(widgets.HTML):
         self.value = ""
 
 
-_SAMPLE_CHARACTERS = {"zh": "格式值", "ko": "형식값"}  # languages the default font cannot show
-_REGION = {"格式值": " SC", "형식값": " KR"}  # CJK fonts' regional variants draw these best
-
-
-@cache
-def _font_showing(characters: str) -> str | None:
-    """The name of an installed font that has glyphs for all ``characters``, if any.
-
-    Sans-serif fonts of the script's own region come first (``Noto Sans CJK SC`` for Chinese).
-    """
-    region = _REGION.get(characters, "")
-
-    def preference(entry: font_manager.FontEntry) -> tuple[bool, bool]:
-        return ("Sans" not in entry.name, not entry.name.endswith(region))
-
-    for entry in sorted(font_manager.fontManager.ttflist, key=preference):
-        if entry.name.startswith("Last Resort"):  # matplotlib's own: boxes for every character
-            continue
-        try:
-            charmap = FT2Font(entry.fname).get_charmap()
-        except (OSError, RuntimeError):
-            continue
-        if all(ord(c) in charmap for c in characters):
-            return entry.name
-    return None
-
-
 @contextmanager
 def figure_text(lang: str | None) -> Iterator[str]:
     """Create a figure's text inside this block; it yields the language to write it in.
 
-    That is ``lang`` (default: the current language) when an installed font can show it (that
-    font is then added to matplotlib's font fallbacks); otherwise ``"en"``.
+    That is ``lang`` (default: the current language). Chinese and Korean are drawn with the CJK
+    font mpteach ships (:mod:`mpteach.figures`), which it registers with matplotlib for good:
+    fonts are looked up when the figure is drawn, after the block, when the notebook shows it.
 
-    >>> with figure_text("es") as lang:
+    >>> with figure_text("ko") as lang:
     ...     lang
-    'es'
+    'ko'
     """
     lang = lang or i18n.get_language()
-    sample = _SAMPLE_CHARACTERS.get(lang)
-    font = _font_showing(sample) if sample else None
-    if sample and font is None:
-        lang = "en"
-    elif font is not None and font not in matplotlib.rcParams["font.family"]:
-        # Added for good, not for this block: fonts are looked up when the figure is drawn,
-        # after the block (when the notebook shows it). Last in the family list, it changes no
-        # Latin text; matplotlib falls back to it glyph by glyph.
-        matplotlib.rcParams["font.family"] = [*matplotlib.rcParams["font.family"], font]
+    if lang in figures.FONT_LANGUAGES:
+        figures.use_packaged_font()
     yield lang
 
 
