@@ -1,0 +1,176 @@
+"""The maths the widgets do in the browser, proven equal to the Python reference, bit for bit.
+
+On the static website no kernel runs, so ``mpteach/widgets/web/floatmath.js`` rounds to the formats,
+steps by ULPs and classifies values itself. Here node runs those functions on many inputs (random
+doubles over each format's whole range, ties with even and odd mantissas, the subnormal and
+overflow boundaries, signed zeros, inf and NaN) and every answer must carry the same bits as
+:mod:`mpteach.formats` (ml_dtypes). The last test shows the check catches a wrong rounding.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import struct
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from mpteach import formats
+
+ROOT = Path(__file__).resolve().parents[1]
+MODULE = ROOT / "mpteach" / "widgets" / "web" / "floatmath.js"
+RUNNER = ROOT / "tools" / "run_js.mjs"
+FORMATS = ("float32", "bfloat16", "float16", "float8_e5m2", "float8_e4m3fn")
+
+pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="node runs the JS modules")
+
+
+def encode(value):
+    if isinstance(value, float | np.floating):
+        return "f:" + struct.pack(">d", float(value)).hex()
+    return [encode(v) for v in value] if isinstance(value, list | tuple) else value
+
+
+def decode(value):
+    if isinstance(value, str) and value.startswith("f:"):
+        return struct.unpack(">d", bytes.fromhex(value[2:]))[0]
+    return [decode(v) for v in value] if isinstance(value, list) else value
+
+
+def call_js(function: str, calls: list[list], module: Path = MODULE) -> list:
+    request = {"module": str(module), "function": function, "calls": encode(calls)}
+    done = subprocess.run(
+        ["node", str(RUNNER)], input=json.dumps(request), capture_output=True, text=True, check=True
+    )
+    return decode(json.loads(done.stdout))
+
+
+def bits(values) -> np.ndarray:
+    """float64 bit patterns, with every NaN the same (NaN payloads are not the point)."""
+    v = np.asarray(values, dtype=np.float64)
+    return np.where(np.isnan(v), np.uint64(0x7FF8000000000000), v.view(np.uint64))
+
+
+def inputs(fmt: str, n: int = 3000) -> np.ndarray:
+    """Doubles that test the rounding to ``fmt`` where it is hardest."""
+    f = formats.float_format(fmt)
+    rng = np.random.default_rng(0)
+    exponents = rng.uniform(np.log2(f.smallest_subnormal) - 3, np.log2(f.max) + 2, n)
+    random = rng.choice([-1.0, 1.0], n) * 2.0**exponents
+    representable = formats.cast(random, f).astype(np.float64)
+    representable = representable[np.isfinite(representable)]
+    above = formats.next_up(representable, f).astype(np.float64)
+    midpoints = (representable + above) / 2  # exact ties: both even and odd neighbours
+    midpoints = midpoints[np.isfinite(midpoints)]
+    edges = [
+        0.0, -0.0, np.inf, -np.inf, np.nan, f.max, -f.max, f.overflow_threshold,
+        np.nextafter(f.overflow_threshold, 0), np.nextafter(f.overflow_threshold, np.inf),
+        f.smallest_normal, f.smallest_subnormal, f.underflow_threshold,
+        np.nextafter(f.underflow_threshold, 1), np.nextafter(f.underflow_threshold, 0),
+        -f.underflow_threshold, 3 * f.underflow_threshold, 1.0, 0.1, 1e-300, 1e300,
+    ]  # fmt: skip
+    return np.concatenate([random, representable, midpoints, np.nextafter(midpoints, 0), edges])
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_rounding_to_each_format_matches_ml_dtypes(fmt):
+    x = inputs(fmt)
+    for saturate in (False, True):
+        got = call_js("roundTo", [[float(v), fmt, saturate] for v in x])
+        want = formats.cast(x, fmt, saturate=saturate).astype(np.float64)
+        wrong = np.flatnonzero(bits(got) != bits(want))
+        assert wrong.size == 0, [(x[i], got[i], want[i]) for i in wrong[:5]]
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_classification_matches(fmt):
+    x = inputs(fmt, 1000)
+    for saturate in (False, True):
+        got = call_js("classify", [[float(v), fmt, saturate] for v in x])
+        want = formats.classify(x, fmt, saturate=saturate).tolist()
+        assert got == want
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_ulp_steps_match(fmt):
+    x = inputs(fmt, 1000)
+    for function, reference in (("nextUp", formats.next_up), ("nextDown", formats.next_down)):
+        got = call_js(function, [[float(v), fmt] for v in x])
+        want = reference(x, fmt).astype(np.float64)
+        wrong = np.flatnonzero(bits(got) != bits(want))
+        assert wrong.size == 0, [(function, x[i], got[i], want[i]) for i in wrong[:5]]
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_bit_fields_and_decoding_match(fmt):
+    x = inputs(fmt, 1000)
+    got = call_js("bitFields", [[float(v), fmt] for v in x])
+    want = np.stack(formats.bit_fields(x, fmt), axis=1)
+    finite = np.isfinite(formats.cast(x, fmt).astype(np.float64))  # NaN payloads may differ
+    assert np.array_equal(np.asarray(got)[finite], want[finite])
+    fields = [[int(s), int(e), int(m)] for s, e, m in want]
+    decoded = call_js("decode", [[*f, fmt] for f in fields])
+    assert np.array_equal(bits(decoded), bits(formats.decode(*want.T, fmt)))
+
+
+def test_the_check_catches_a_wrong_rounding(tmp_path):
+    """Round half up instead of half to even: the comparison above must fail."""
+    source = MODULE.read_text(encoding="utf-8")
+    broken = source.replace("return low % 2 === 0 ? low : low + 1;", "return low + 1;")
+    assert broken != source
+    module = tmp_path / "floatmath_half_up.js"
+    module.write_text(broken, encoding="utf-8")
+    x = inputs("float16", 300)
+    got = call_js("roundTo", [[float(v), "float16", False] for v in x], module)
+    want = formats.cast(x, "float16").astype(np.float64)
+    assert np.any(bits(got) != bits(want))
+
+
+def test_an_unknown_format_is_named():
+    with pytest.raises(subprocess.CalledProcessError) as caught:
+        call_js("roundTo", [[1.0, "float15", False]])
+    assert "fmt='float15' is not a known format" in caught.value.stderr
+
+
+LOSS_SCALE = ROOT / "mpteach" / "widgets" / "web" / "lossscale.js"
+
+
+def test_the_loss_scale_rule_matches_update_loss_scale():
+    from mpteach.loss_scale import update_loss_scale
+
+    rng = np.random.default_rng(1)
+    counters, finite, growth = (
+        rng.integers(0, 8, 500),
+        rng.random(500) < 0.7,
+        rng.integers(1, 9, 500),
+    )
+    cases = [
+        [float(2.0 ** rng.integers(-20, 40)), int(c), bool(f), int(g)]
+        for c, f, g in zip(counters, finite, growth, strict=True)
+        if c < g
+    ]
+    got = call_js("updateLossScale", cases, LOSS_SCALE)
+    want = [list(update_loss_scale(s, c, f, g)) for s, c, f, g in cases]
+    assert [[float(s), int(c)] for s, c in got] == [[float(s), int(c)] for s, c in want]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_simulator_loop_matches_python(seed):
+    """Random per-step limits (including every step finite, and none), as simulate() makes them."""
+    from mpteach import simulate
+
+    rng = np.random.default_rng(seed)
+    steps = int(rng.integers(1, 3000))
+    limits = 2.0 ** rng.normal(12, 6, steps)
+    limits[rng.random(steps) < 0.05] = -1.0  # a step no scale survives (inf/NaN gradients)
+    initial, growth = float(2.0 ** rng.integers(0, 25)), int(rng.integers(1, 300))
+    ((scales, counters),) = call_js("trajectory", [[limits.tolist(), initial, growth]], LOSS_SCALE)
+    want_scales, want_counters = simulate._trajectory(limits.tolist(), initial, growth)
+    assert np.array_equal(bits(scales), bits(want_scales))
+    assert np.array_equal(np.asarray(counters, dtype=np.int64), want_counters)
+    replayed, _ = simulate.replay([False] * steps, initial, growth)  # every step non-finite
+    ((all_bad, _),) = call_js("trajectory", [[[-1.0] * steps, initial, growth]], LOSS_SCALE)
+    assert np.array_equal(bits(all_bad), bits(replayed))

@@ -1,0 +1,30 @@
+// Call an ES module's function on many arguments, for tests that compare it with Python.
+//   node tools/run_js.mjs < request.json
+// Request: {"module": "<path>", "function": "<name>", "calls": [[arg, ...], ...]}.
+// A double travels as the string "f:<16 hex digits of its IEEE bits>" (exact, inf and NaN
+// included); other JSON values pass as they are. The answer is the list of results, on stdout.
+import { readFileSync } from "node:fs";
+import { pathToFileURL } from "node:url";
+import { resolve } from "node:path";
+
+const view = new DataView(new ArrayBuffer(8));
+const decode = (v) => {
+  if (typeof v === "string" && v.startsWith("f:")) {
+    view.setBigUint64(0, BigInt("0x" + v.slice(2)));
+    return view.getFloat64(0);
+  }
+  return Array.isArray(v) ? v.map(decode) : v;
+};
+const encode = (v) => {
+  if (typeof v === "number") {
+    view.setFloat64(0, v);
+    return "f:" + view.getBigUint64(0).toString(16).padStart(16, "0");
+  }
+  return Array.isArray(v) ? v.map(encode) : v;
+};
+
+const request = JSON.parse(readFileSync(0, "utf8"));
+const module = await import(pathToFileURL(resolve(request.module)).href);
+const fn = module[request.function];
+if (typeof fn !== "function") throw new Error(`${request.module} exports no ${request.function}`);
+process.stdout.write(JSON.stringify(request.calls.map((args) => encode(fn(...decode(args))))));
