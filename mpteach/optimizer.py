@@ -35,6 +35,7 @@ from typing import Any
 import keras
 import tensorflow as tf
 
+from mpteach import i18n
 from mpteach.loss_scale import DEFAULT_GROWTH_STEPS, DEFAULT_INITIAL_SCALE, update_loss_scale
 
 
@@ -235,14 +236,10 @@ class LossScaleOptimizer(tf.Module):
         it returned itself, so no gradient is ever divided by the scale twice.
         """
         if self._unscaled_by == "apply":
-            raise RuntimeError(
-                "This optimizer's apply() already unscales the gradients (Keras 3 style): "
-                "calling get_unscaled_gradients() too would divide them by the loss scale twice. "
-                "Use scale_loss() + apply(), or a new LossScaleOptimizer for a Keras 2 style loop."
-            )
+            raise RuntimeError(i18n.t("optimizer.apply_unscales"))
         grads = list(grads)
         if any(any(g is done for done in self._last_unscaled) for g in grads if g is not None):
-            raise RuntimeError("These gradients were already unscaled by get_unscaled_gradients().")
+            raise RuntimeError(i18n.t("optimizer.already_unscaled"))
         self._unscaled_by = "get_unscaled_gradients"
         scale = tf.convert_to_tensor(self._scale)
         self._last_unscaled = [None if g is None else _divide(g, scale) for g in grads]

@@ -31,12 +31,16 @@ pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="node runs 
 def encode(value):
     if isinstance(value, float | np.floating):
         return "f:" + struct.pack(">d", float(value)).hex()
+    if isinstance(value, dict):
+        return {k: encode(v) for k, v in value.items()}
     return [encode(v) for v in value] if isinstance(value, list | tuple) else value
 
 
 def decode(value):
     if isinstance(value, str) and value.startswith("f:"):
         return struct.unpack(">d", bytes.fromhex(value[2:]))[0]
+    if isinstance(value, dict):
+        return {k: decode(v) for k, v in value.items()}
     return [decode(v) for v in value] if isinstance(value, list) else value
 
 
@@ -174,3 +178,35 @@ def test_the_simulator_loop_matches_python(seed):
     replayed, _ = simulate.replay([False] * steps, initial, growth)  # every step non-finite
     ((all_bad, _),) = call_js("trajectory", [[[-1.0] * steps, initial, growth]], LOSS_SCALE)
     assert np.array_equal(bits(all_bad), bits(replayed))
+
+
+PARSE = ROOT / "mpteach" / "widgets" / "web" / "parse.js"
+ENTRIES = [
+    "0.1", " -1e-5 ", "1e400", "1e-400", "-1e-400", "0", "-0", "0.0", "0e5", "abc", "", " ",
+    "2^-24", "2**10", "-2^-10", "2 ^ (-3)", "2^-2000", "2^2000", "0x1p-14", "0x10", "-0x1.8p1",
+    "inf", "-inf", "nan", "Infinity", "1_000", "1e6", "65504", "−3", ".5", "5.", "1e", "e5",
+    "1.5e-7", "4.9e-324", "2e-324", "1.7976931348623157e308", "1.8e308", "+7", "1,5", "0x",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("lang", ["en", "zh", "ru"])
+def test_typed_numbers_read_like_python(lang):
+    from mpteach import i18n
+    from mpteach.widgets._common import parse_number
+
+    def template(key):
+        return i18n.catalogue()[key][lang]
+
+    messages = {
+        "invalid": template("common.invalid_number"),
+        "beyond": template("common.number_beyond_float64"),
+        "outOfRange": template("common.number_out_of_range"),
+    }
+    for low, high, finite in ((-np.inf, np.inf, False), (1.0, 2.0**24, True)):
+        got = call_js("parseNumber", [[e, messages, low, high, finite] for e in ENTRIES], PARSE)
+        for entry, answer in zip(ENTRIES, got, strict=True):
+            value, message = parse_number(entry, lang, low, high, finite)
+            if value is None:
+                assert answer.get("message") == message, entry
+            else:
+                assert "message" not in answer and bits([answer["value"]]) == bits([value]), entry

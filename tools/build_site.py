@@ -20,6 +20,7 @@ language switcher that leads to the same chapter in every other language built.
 from __future__ import annotations
 
 import argparse
+import ast
 import html
 import json
 import re
@@ -37,6 +38,7 @@ import book as book_yml  # noqa: E402
 ROOT = book_yml.ROOT
 NOTEBOOKS = ROOT / "notebooks"
 ASSETS = ROOT / "site"
+WEB_MODULES = ROOT / "mpteach" / "widgets" / "web"
 NODE_MODULES = ASSETS / "node_modules"
 BUILD = ROOT / "_build"
 STAGING = BUILD / "book"
@@ -92,13 +94,82 @@ def page_markdown(text: str, remote_badge: str) -> str:
     return HEADING_ANCHOR.sub(r'<a id="\2"></a>\n\n\1', text)
 
 
+# A widget the browser draws by itself on the site (mpteach/widgets/web/): the call in a code cell.
+BROWSER_WIDGET = re.compile(r"^\s*mp\.widgets\.(RangeChart)\((.*)\)\s*$", re.S)
+
+
+def range_chart_config(args: str, lang: str) -> dict:
+    """What the site's RangeChart needs: the call's ``x`` and ``formats``, and its words in ``lang``.
+
+    >>> config = range_chart_config('500.0, formats=("float16",)', "es")
+    >>> config["x"], config["formats"], config["labels"]["statuses"]["overflow_nan"][:8]
+    (500.0, ['float16'], 'desborda')
+    """
+    sys.path.insert(0, str(ROOT))
+    from mpteach import i18n  # plain Python: the book's own venv can import it
+
+    # The widget's default formats, read from its module without importing it (that would need
+    # ipywidgets and matplotlib, which the book's venv does not have).
+    module = ast.parse((ROOT / "mpteach" / "widgets" / "range_chart.py").read_text("utf-8"))
+    DEFAULT_FORMATS = next(
+        ast.literal_eval(node.value)
+        for node in module.body
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "DEFAULT_FORMATS"
+    )
+
+    call = ast.parse(f"f({args})", mode="eval").body
+    x = ast.literal_eval(call.args[0]) if call.args else 1e-5
+    keywords = {k.arg: ast.literal_eval(k.value) for k in call.keywords}
+    x = keywords.get("x", x)
+
+    def t(key: str) -> str:
+        return i18n.catalogue()[key][lang]
+
+    codes = ("zero", "normal", "subnormal", "underflow_to_zero", "overflow_inf", "overflow_nan")
+    codes += ("saturated", "inf", "nan")
+    return {
+        "x": float(x),
+        "formats": list(keywords.get("formats", DEFAULT_FORMATS)),
+        "labels": {
+            "number": t("formats.explorer.number"),
+            "magnitude": t("formats.explorer.magnitude"),
+            **{
+                k: t(f"formats.range.{k}")
+                for k in ("title", "axis", "marker", "normal", "subnormal")
+            },
+            "offAxis": t("formats.range.off_axis"),
+            "statuses": {code: t(f"formats.status.{code}") for code in codes},
+            "messages": {
+                "invalid": t("common.invalid_number"),
+                "beyond": t("common.number_beyond_float64"),
+                "outOfRange": t("common.number_out_of_range"),
+            },
+        },
+    }
+
+
+def browser_widget_output(widget: str, config: dict) -> dict:
+    """The output that replaces a widget's saved view on the site: its config and its module."""
+    data = json.dumps(config, ensure_ascii=False).replace("</", "<\\/")
+    markup = (
+        f'<div class="mpteach-widget" data-widget="{widget}">'
+        f'<script type="application/json">{data}</script></div>'
+        '<script type="module">import { mountAll } from "./_static/rangechart.js"; mountAll();</script>'
+    )
+    return {"output_type": "display_data", "data": {"text/html": markup}, "metadata": {}}
+
+
 def stage_notebook(book: book_yml.Book, source: Path, target: Path) -> None:
-    """Copy a notebook for the book, its markdown cells as :func:`page_markdown` makes them."""
+    """Copy a notebook for the book, its markdown cells as :func:`page_markdown` makes them, and
+    the widgets the browser draws by itself (:data:`BROWSER_WIDGET`) in place of their saved views."""
     nb = json.loads(source.read_text(encoding="utf-8"))
     remote_badge = f"{book.colab}/assets/colab-badge.svg"
+    lang = source.parent.name
     for cell in nb["cells"]:
         if cell["cell_type"] == "markdown":
             cell["source"] = page_markdown("".join(cell["source"]), remote_badge)
+        elif match := BROWSER_WIDGET.match("".join(cell["source"])):
+            cell["outputs"] = [browser_widget_output(match[1], range_chart_config(match[2], lang))]
     target.write_text(json.dumps(nb, ensure_ascii=False), encoding="utf-8")
 
 
@@ -144,7 +215,8 @@ def book_config(book: book_yml.Book, lang: str, built: dict[str, list[str]]) -> 
             "config": {
                 "language": SPHINX_LANGUAGE.get(lang, lang),
                 "templates_path": [str(ASSETS / "templates")],
-                "html_static_path": [str(ASSETS / "static")],
+                # The site's own files, and the browser widgets' modules from the package.
+                "html_static_path": [str(ASSETS / "static"), str(WEB_MODULES)],
                 "html_css_files": ["mpteach-site.css"],
                 "html_js_files": ["mpteach-site.js"],
                 # The notebooks' figures and widgets are drawn on white: light mode first.

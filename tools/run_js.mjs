@@ -1,7 +1,7 @@
 // Call an ES module's function on many arguments, for tests that compare it with Python.
 //   node tools/run_js.mjs < request.json
 // Request: {"module": "<path>", "function": "<name>", "calls": [[arg, ...], ...]}.
-// A double travels as the string "f:<16 hex digits of its IEEE bits>" (exact, inf and NaN
+// A double travels (in lists and objects too) as the string "f:<16 hex digits of its IEEE bits>" (exact, inf and NaN
 // included); other JSON values pass as they are. The answer is the list of results, on stdout.
 import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
@@ -13,14 +13,18 @@ const decode = (v) => {
     view.setBigUint64(0, BigInt("0x" + v.slice(2)));
     return view.getFloat64(0);
   }
-  return Array.isArray(v) ? v.map(decode) : v;
+  if (Array.isArray(v)) return v.map(decode);
+  if (v && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, decode(x)]));
+  return v;
 };
 const encode = (v) => {
   if (typeof v === "number") {
     view.setFloat64(0, v);
     return "f:" + view.getBigUint64(0).toString(16).padStart(16, "0");
   }
-  return Array.isArray(v) ? v.map(encode) : v;
+  if (Array.isArray(v)) return v.map(encode);
+  if (v && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, encode(x)]));
+  return v;
 };
 
 const request = JSON.parse(readFileSync(0, "utf8"));

@@ -52,6 +52,8 @@ from importlib import metadata, resources
 from pathlib import Path
 from typing import Any
 
+from mpteach.i18n import t
+
 SCHEMA = "mpteach-bench/1"
 CLAIMS_SCHEMA = "mpteach-claims/1"
 OUTLIER_FACTOR = 2.0
@@ -336,14 +338,15 @@ def format_table(doc: dict[str, Any]) -> str:
     """
     lines = [
         f"{doc['hardware']['label']} | {software_label(doc)} | {doc['created'][:10]}",
-        f"{'workload':8} {'size':>5} {'xla':>3}  {'variant':30} {'median ms':>10} {'speedup*':>8}",
+        f"{t('bench.col.workload'):8} {t('bench.col.size'):>5} {'xla':>3}  "
+        f"{t('bench.col.variant'):30} {t('bench.col.median_ms'):>10} {t('bench.col.speedup'):>8}",
     ]
     for row in doc["rows"]:
         lines.append(
             f"{row['workload']:8} {row['size']:>5} {'on' if row['xla'] else 'off':>3}  "
             f"{variant_label(row):30} {row['median_s'] * 1e3:>10.3f} {row['speedup']:>7.2f}x"
         )
-    lines.append("* median over rounds of float32 time / this time, both timed in the same round")
+    lines.append(t("bench.footnote"))
     dropped = {
         (row["workload"], row["size"], row["xla"]): (
             len(row["dropped_rounds"]),
@@ -353,9 +356,18 @@ def format_table(doc: dict[str, Any]) -> str:
         if row["dropped_rounds"]
     }
     for (workload, size, xla), (n, rounds) in dropped.items():
+        on_off = "on" if xla else "off"
+        factor = f"{OUTLIER_FACTOR:g}"
         lines.append(
-            f"  {workload} {size} xla {'on' if xla else 'off'}: {n} of {rounds} rounds dropped "
-            f"(a time over {OUTLIER_FACTOR:g}x its median)"
+            t(
+                "bench.dropped",
+                workload=workload,
+                size=size,
+                xla=on_off,
+                n=n,
+                rounds=rounds,
+                factor=factor,
+            )
         )
     return "\n".join(lines)
 
@@ -366,8 +378,8 @@ def variant_label(row: dict[str, Any]) -> str:
     notes = [
         n
         for n, on in (
-            ("TF32 off", row["tf32"] is False),
-            ("remapping off", row["remapping"] is False),
+            (t("bench.note.tf32_off"), row["tf32"] is False),
+            (t("bench.note.remapping_off"), row["remapping"] is False),
         )
         if on
     ]

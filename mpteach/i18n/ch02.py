@@ -90,7 +90,7 @@ MESSAGES = {
     "checks.ch02.float32_layer_ok": {
         "en": 'Right: dtype="float32" overrides the global policy for this one layer.',
         "zh": '正确：dtype="float32" 只为这一层覆盖全局策略。',
-        "es": 'Correcto: dtype="float32" sustituye la política global solo para esta capa.',
+        "es": 'Correcto: dtype="float32" prevalece sobre la política global solo para esta capa.',
         "ko": '정답입니다. dtype="float32"는 이 레이어 하나에 대해서만 전역 정책을 덮어씁니다.',
         "ru": 'Верно: dtype="float32" заменяет глобальную политику только для этого слоя.',
     },

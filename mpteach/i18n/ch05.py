@@ -18,7 +18,7 @@ MESSAGES = {
     "course.ch05.tpu": {
         "en": "A TPU runtime: this chapter trains on the host CPU. On a TPU itself you would use mixed_bfloat16, and compile would add no loss scaling.",
         "zh": "TPU 运行时：本章在主机 CPU 上训练。在 TPU 上应使用 mixed_bfloat16，compile 不会加上损失缩放。",
-        "es": "Entorno TPU: este capítulo entrena en la CPU del anfitrión. En la propia TPU usarías mixed_bfloat16, y compile no añadiría escalado de la pérdida.",
+        "es": "Entorno TPU: este capítulo entrena en la CPU del host. En la propia TPU usarías mixed_bfloat16, y compile no añadiría escalado de la pérdida.",
         "ko": "TPU 런타임입니다. 이 장은 호스트 CPU에서 훈련합니다. TPU 자체에서는 mixed_bfloat16을 쓰며, compile은 손실 스케일링을 추가하지 않습니다.",
         "ru": "Среда TPU: эта глава обучает модель на CPU хоста. На самом TPU используют mixed_bfloat16, и compile не добавляет масштабирование потерь.",
     },

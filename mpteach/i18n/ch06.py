@@ -18,7 +18,7 @@ MESSAGES = {
     "course.ch06.tpu": {
         "en": "A TPU runtime: TPUs use bfloat16, whose range equals float32's, so they need no loss scaling. This chapter's float16 examples run on the host CPU.",
         "zh": "TPU 运行时：TPU 使用 bfloat16，其范围与 float32 相同，因此不需要损失缩放。本章的 float16 示例在主机 CPU 上运行。",
-        "es": "Entorno TPU: las TPU usan bfloat16, cuyo rango es el de float32, así que no necesitan escalado de la pérdida. Los ejemplos float16 de este capítulo se ejecutan en la CPU del anfitrión.",
+        "es": "Entorno TPU: las TPU usan bfloat16, cuyo rango es el de float32, así que no necesitan escalado de la pérdida. Los ejemplos float16 de este capítulo se ejecutan en la CPU del host.",
         "ko": "TPU 런타임입니다. TPU는 float32와 범위가 같은 bfloat16을 쓰므로 손실 스케일링이 필요 없습니다. 이 장의 float16 예제는 호스트 CPU에서 실행됩니다.",
         "ru": "Среда TPU: TPU используют bfloat16, диапазон которого равен диапазону float32, поэтому масштабирование потерь им не нужно. Примеры float16 из этой главы выполняются на CPU хоста.",
     },
@@ -171,7 +171,7 @@ MESSAGES = {
     },
     "checks.ch06.after_ignored_inf": {
         "en": "{answer} is what you get if every step were finite. The inf step is skipped: it halves the scale and resets the count of finite steps to 0.",
-        "zh": "{answer} 是所有步骤都有限时的结果。含 inf 的那一步会被跳过：它把缩放因子减半，并把有限步计数清零。",
+        "zh": "{answer} 是所有训练步都有限时的结果。含 inf 的那一步会被跳过：它把缩放因子减半，并把有限步计数清零。",
         "es": "{answer} es lo que saldría si todos los pasos fueran finitos. El paso con inf se omite: divide la escala por dos y pone a 0 la cuenta de pasos finitos.",
         "ko": "{answer}은(는) 모든 스텝이 유한할 때의 결과입니다. inf가 나온 스텝은 건너뛰며, 스케일을 절반으로 줄이고 유한 스텝 카운트를 0으로 되돌립니다.",
         "ru": "{answer} получилось бы, если бы все шаги были конечными. Шаг с inf пропускается: он делит масштаб пополам и сбрасывает счётчик конечных шагов в 0.",
@@ -185,7 +185,7 @@ MESSAGES = {
     },
     "checks.ch06.asym_skipped": {
         "en": "Skipped steps: not {answer}. Every overflowing step is skipped and halves the scale; count the halvings from {start} down to {limit}.",
-        "zh": "跳过的步数不是 {answer}。每个溢出的步骤都会被跳过并把缩放因子减半；数一数从 {start} 降到 {limit} 需要减半几次。",
+        "zh": "跳过的步数不是 {answer}。每个溢出的训练步都会被跳过并把缩放因子减半；数一数从 {start} 降到 {limit} 需要减半几次。",
         "es": "Pasos omitidos: no son {answer}. Cada paso que desborda se omite y divide la escala por dos; cuenta las divisiones desde {start} hasta {limit}.",
         "ko": "건너뛴 스텝 수는 {answer}이(가) 아닙니다. 오버플로가 난 스텝은 모두 건너뛰며 스케일을 절반으로 줄입니다. {start}에서 {limit}까지 몇 번 절반이 되는지 세어 보세요.",
         "ru": "Пропущенных шагов не {answer}. Каждый шаг с переполнением пропускается и делит масштаб пополам; посчитайте, сколько делений нужно от {start} до {limit}.",

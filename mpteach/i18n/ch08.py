@@ -18,7 +18,7 @@ MESSAGES = {
     "course.ch08.tpu": {
         "en": "A TPU runtime: the live measurements here time the host CPU, not the TPU. No published float32-vs-bfloat16 TPU training measurement was found; the TPU figure is a vendor claim, labelled as one.",
         "zh": "TPU 运行时：这里的现场测量测的是主机 CPU，而不是 TPU。我们没有找到已发表的 TPU 上 float32 与 bfloat16 训练的对比测量；TPU 的数字是厂商的说法，并已标明。",
-        "es": "Entorno TPU: las mediciones en vivo cronometran la CPU del anfitrión, no la TPU. No se encontró ninguna medición publicada de entrenamiento en TPU con float32 frente a bfloat16; la cifra de TPU es una afirmación del fabricante, señalada como tal.",
+        "es": "Entorno TPU: las mediciones en vivo cronometran la CPU del host, no la TPU. No se encontró ninguna medición publicada de entrenamiento en TPU con float32 frente a bfloat16; la cifra de TPU es una afirmación del fabricante, señalada como tal.",
         "ko": "TPU 런타임입니다. 여기의 실시간 측정은 TPU가 아니라 호스트 CPU를 잽니다. TPU에서 float32와 bfloat16의 학습을 비교한 공개 측정은 찾지 못했으며, TPU 수치는 제조사의 주장으로 표시되어 있습니다.",
         "ru": "Среда TPU: живые замеры здесь измеряют CPU хоста, а не TPU. Опубликованного измерения обучения на TPU во float32 против bfloat16 найти не удалось; цифра для TPU — заявление производителя и помечена как таковое.",
     },

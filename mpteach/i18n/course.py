@@ -32,7 +32,7 @@ MESSAGES = {
         "zh": "这里没有 GPU 或 TPU：所有示例都在 CPU 上运行。结果相同，速度取决于硬件。",
         "es": "Aquí no hay GPU ni TPU: todos los ejemplos se ejecutan en la CPU. Los resultados son los mismos; la velocidad depende del hardware.",
         "ko": "GPU나 TPU가 없으므로 모든 예제가 CPU에서 실행됩니다. 결과는 같고 속도만 하드웨어에 따라 다릅니다.",
-        "ru": "GPU и TPU здесь нет: все примеры выполняются на CPU. Результаты те же, скорость зависит от железа.",
+        "ru": "GPU и TPU здесь нет: все примеры выполняются на CPU. Результаты те же, скорость зависит от оборудования.",
     },
     "course.general.gpu": {
         "en": "A GPU is available: TensorFlow places the examples on it. Results are the same as on a CPU.",
@@ -44,7 +44,7 @@ MESSAGES = {
     "course.general.tpu": {
         "en": "A TPU runtime: bfloat16 is the TPU's native 16-bit format; the examples themselves run on the host CPU.",
         "zh": "TPU 运行时：bfloat16 是 TPU 原生的 16 位格式；本章示例在主机 CPU 上运行。",
-        "es": "Entorno TPU: bfloat16 es el formato nativo de 16 bits de la TPU; los ejemplos se ejecutan en la CPU del anfitrión.",
+        "es": "Entorno TPU: bfloat16 es el formato nativo de 16 bits de la TPU; los ejemplos se ejecutan en la CPU del host.",
         "ko": "TPU 런타임입니다. bfloat16은 TPU의 기본 16비트 형식이며, 예제 자체는 호스트 CPU에서 실행됩니다.",
         "ru": "Среда TPU: bfloat16 — родной 16-битный формат TPU; сами примеры выполняются на CPU хоста.",
     },

@@ -105,7 +105,7 @@ MESSAGES = {
         "en": "A tensor made inside the layer without a dtype is float32, and it meets {compute} inputs or variables.",
         "zh": "层内未指定 dtype 创建的张量是 float32，却要与 {compute} 的输入或变量一起运算。",
         "es": "Un tensor creado dentro de la capa sin dtype es float32 y se encuentra con entradas o variables en {compute}.",
-        "ko": "레이어 안에서 dtype 없이 만든 텐서는 float32이고, 이것이 {compute} 입력이나 변수와 만납니다.",
+        "ko": "레이어 안에서 dtype 없이 만든 텐서는 float32이고, 이것이 {compute} 입력이나 변수와 함께 연산됩니다.",
         "ru": "Тензор, созданный внутри слоя без dtype, имеет тип float32 и встречается с входами или переменными в {compute}.",
     },
     "doctor.uncast-tensor-creation.why": {
@@ -126,7 +126,7 @@ MESSAGES = {
         "en": "The variable {variables} was created with autocast=False, so inside call it stays float32 and meets {compute} tensors.",
         "zh": "变量 {variables} 创建时设置了 autocast=False，因此在 call 内仍是 float32，却要与 {compute} 张量一起运算。",
         "es": "La variable {variables} se creó con autocast=False, así que dentro de call sigue en float32 y se encuentra con tensores en {compute}.",
-        "ko": "변수 {variables}은(는) autocast=False로 만들어져서 call 안에서도 float32로 남고 {compute} 텐서와 만납니다.",
+        "ko": "변수 {variables}은(는) autocast=False로 만들어져서 call 안에서도 float32로 남고 {compute} 텐서와 함께 연산됩니다.",
         "ru": "Переменная {variables} создана с autocast=False, поэтому внутри call она остаётся float32 и встречается с тензорами в {compute}.",
     },
     "doctor.autocast-off-variable.why": {
@@ -147,7 +147,7 @@ MESSAGES = {
         "en": "Two tensors of different dtypes meet inside call: {error}",
         "zh": "call 内有两个 dtype 不同的张量参与同一个运算：{error}",
         "es": "Dos tensores de dtypes distintos se encuentran dentro de call: {error}",
-        "ko": "call 안에서 dtype이 다른 두 텐서가 만납니다: {error}",
+        "ko": "call 안에서 dtype이 다른 두 텐서가 함께 연산됩니다: {error}",
         "ru": "Внутри call встречаются два тензора разных dtype: {error}",
     },
     "doctor.dtype-mismatch.why": {
@@ -441,14 +441,14 @@ MESSAGES = {
     "doctor.unscaled-train-step.what": {
         "en": "train_step applies gradients without calling scale_loss, but its optimizer is a LossScaleOptimizer ({optimizer}, loss scale {scale}).",
         "zh": "train_step 在没有调用 scale_loss 的情况下应用梯度，但它的优化器是 LossScaleOptimizer（{optimizer}，损失缩放系数 {scale}）。",
-        "es": "train_step aplica los gradientes sin llamar a scale_loss, pero su optimizador es un LossScaleOptimizer ({optimizer}, escala de la pérdida {scale}).",
+        "es": "train_step aplica los gradientes sin llamar a scale_loss, pero su optimizador es un LossScaleOptimizer ({optimizer}, escala de pérdida {scale}).",
         "ko": "train_step이 scale_loss를 호출하지 않고 그래디언트를 적용하지만, 옵티마이저는 LossScaleOptimizer입니다({optimizer}, 손실 스케일 {scale}).",
         "ru": "train_step применяет градиенты, не вызывая scale_loss, но его оптимизатор — LossScaleOptimizer ({optimizer}, масштаб потерь {scale}).",
     },
     "doctor.unscaled-train-step.why": {
         "en": "Under mixed_float16, compile wraps the optimizer in a LossScaleOptimizer, which divides every gradient by the loss scale before the update: it expects the gradients of a loss multiplied by that scale. A custom train_step that does not call scale_loss hands it ordinary gradients, so every update is divided by {scale}: the model barely learns (with Adam the steps shrink to a few percent of float32's), and nothing warns.",
         "zh": "在 mixed_float16 下，compile 会把优化器包装成 LossScaleOptimizer，它在更新前把每个梯度除以损失缩放系数：它期望拿到的是乘以该系数后的损失的梯度。没有调用 scale_loss 的自定义 train_step 交给它的是普通梯度，于是每次更新都被除以 {scale}：模型几乎学不到东西（用 Adam 时步长只剩 float32 的百分之几），而且没有任何警告。",
-        "es": "Con mixed_float16, compile envuelve el optimizador en un LossScaleOptimizer, que divide cada gradiente entre la escala de la pérdida antes de actualizar: espera los gradientes de una pérdida multiplicada por esa escala. Un train_step propio que no llama a scale_loss le entrega gradientes normales, así que cada actualización queda dividida entre {scale}: el modelo apenas aprende (con Adam los pasos se reducen a un pequeño porcentaje de los de float32) y nada avisa.",
+        "es": "Con mixed_float16, compile envuelve el optimizador en un LossScaleOptimizer, que divide cada gradiente entre la escala de pérdida antes de actualizar: espera los gradientes de una pérdida multiplicada por esa escala. Un train_step propio que no llama a scale_loss le entrega gradientes normales, así que cada actualización queda dividida entre {scale}: el modelo apenas aprende (con Adam los pasos se reducen a un pequeño porcentaje de los de float32) y nada avisa.",
         "ko": "mixed_float16에서 compile은 옵티마이저를 LossScaleOptimizer로 감싸는데, 이 옵티마이저는 업데이트 전에 모든 그래디언트를 손실 스케일로 나눕니다. 즉 그 스케일을 곱한 손실의 그래디언트를 기대합니다. scale_loss를 호출하지 않는 사용자 정의 train_step은 평범한 그래디언트를 넘기므로 모든 업데이트가 {scale}로 나뉩니다. 모델은 거의 학습하지 못하고(Adam에서는 스텝이 float32의 몇 퍼센트로 줄어듭니다), 아무 경고도 없습니다.",
         "ru": "При mixed_float16 compile оборачивает оптимизатор в LossScaleOptimizer, который перед обновлением делит каждый градиент на масштаб потерь: он ожидает градиенты функции потерь, умноженной на этот масштаб. Собственный train_step без вызова scale_loss передаёт ему обычные градиенты, поэтому каждое обновление делится на {scale}: модель почти не учится (с Adam шаги сокращаются до нескольких процентов от шагов float32), и ничто не предупреждает.",
     },
@@ -461,7 +461,7 @@ MESSAGES = {
     },
     "doctor.train-step-fails.what": {
         "en": "A training step fails under {compute} but works in float32: {error}",
-        "zh": "训练步骤在 {compute} 下失败，但在 float32 下正常：{error}",
+        "zh": "训练步在 {compute} 下失败，但在 float32 下正常：{error}",
         "es": "Un paso de entrenamiento falla con {compute} pero funciona en float32: {error}",
         "ko": "훈련 스텝이 {compute}에서는 실패하지만 float32에서는 동작합니다: {error}",
         "ru": "Шаг обучения падает при {compute}, но работает в float32: {error}",
@@ -518,7 +518,7 @@ MESSAGES = {
     },
     "doctor.no-loss-scaling.fix": {
         "en": "Wrap the optimizer in a LossScaleOptimizer, and scale the loss in the training step.",
-        "zh": "用 LossScaleOptimizer 包装优化器，并在训练步骤中缩放损失。",
+        "zh": "用 LossScaleOptimizer 包装优化器，并在训练步中缩放损失。",
         "es": "Envuelve el optimizador en un LossScaleOptimizer y escala la pérdida en el paso de entrenamiento.",
         "ko": "옵티마이저를 LossScaleOptimizer로 감싸고, 훈련 스텝에서 손실을 스케일링하세요.",
         "ru": "Оберните оптимизатор в LossScaleOptimizer и масштабируйте функцию потерь в шаге обучения.",

@@ -155,14 +155,14 @@ MESSAGES = {
     "dynamics.ylabel": {
         "en": "loss scale",
         "zh": "损失缩放因子",
-        "es": "escala de la pérdida",
+        "es": "escala de pérdida",
         "ko": "손실 스케일",
         "ru": "масштаб потерь",
     },
     "dynamics.legend.scale": {
         "en": "loss scale",
         "zh": "损失缩放因子",
-        "es": "escala de la pérdida",
+        "es": "escala de pérdida",
         "ko": "손실 스케일",
         "ru": "масштаб потерь",
     },
@@ -211,7 +211,7 @@ MESSAGES = {
     "dynamics.title_fixed": {
         "en": "Loss scale fixed at {scale}",
         "zh": "损失缩放因子固定为 {scale}",
-        "es": "Escala de la pérdida fija en {scale}",
+        "es": "Escala de pérdida fija en {scale}",
         "ko": "손실 스케일을 {scale}로 고정",
         "ru": "Масштаб потерь зафиксирован на {scale}",
     },
@@ -239,7 +239,7 @@ MESSAGES = {
     },
     "dynamics.control.spread": {
         "en": "gradient spread (octaves)",
-        "zh": "梯度跨度（八度）",
+        "zh": "梯度跨度（2 倍区间数）",
         "es": "amplitud de los gradientes (octavas)",
         "ko": "그래디언트 분포 폭(옥타브)",
         "ru": "разброс градиентов (октавы)",

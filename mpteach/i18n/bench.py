@@ -1,0 +1,81 @@
+"""Words of the benchmark tables (``mpteach.bench``), in the learner's language."""
+
+MESSAGES = {
+    "bench.col.workload": {
+        "en": "workload",
+        "zh": "负载",
+        "es": "carga",
+        "ko": "작업",
+        "ru": "нагрузка",
+    },
+    "bench.col.size": {
+        "en": "size",
+        "zh": "规模",
+        "es": "tamaño",
+        "ko": "크기",
+        "ru": "размер",
+    },
+    "bench.col.variant": {
+        "en": "variant",
+        "zh": "变体",
+        "es": "variante",
+        "ko": "변형",
+        "ru": "вариант",
+    },
+    "bench.col.median_ms": {
+        "en": "median ms",
+        "zh": "中位数 ms",
+        "es": "mediana ms",
+        "ko": "중앙값 ms",
+        "ru": "медиана, мс",
+    },
+    "bench.col.speedup": {
+        "en": "speedup*",
+        "zh": "加速比*",
+        "es": "aceleración*",
+        "ko": "속도 향상*",
+        "ru": "ускорение*",
+    },
+    "bench.footnote": {
+        "en": "* median over rounds of float32 time / this time, both timed in the same round",
+        "zh": "* 各轮中 float32 时间 / 该变体时间 的中位数，两者在同一轮中计时",
+        "es": "* mediana, sobre las rondas, de tiempo de float32 / este tiempo, ambos medidos en la misma ronda",
+        "ko": "* 라운드별 float32 시간 / 이 변형의 시간의 중앙값. 두 시간은 같은 라운드에서 잽니다",
+        "ru": "* медиана по раундам отношения «время float32 / это время», оба измерены в одном раунде",
+    },
+    "bench.dropped": {
+        "en": "  {workload} {size} xla {xla}: {n} of {rounds} rounds dropped (a time over {factor}x its median)",
+        "zh": "  {workload} {size} xla {xla}：{rounds} 轮中舍弃了 {n} 轮（某个时间超过其中位数的 {factor} 倍）",
+        "es": "  {workload} {size} xla {xla}: se descartaron {n} de {rounds} rondas (un tiempo mayor que {factor} veces su mediana)",
+        "ko": "  {workload} {size} xla {xla}: {rounds}라운드 중 {n}라운드 제외(중앙값의 {factor}배를 넘는 시간)",
+        "ru": "  {workload} {size} xla {xla}: отброшено {n} из {rounds} раундов (время больше медианы в {factor} раза)",
+    },
+    "bench.note.tf32_off": {
+        "en": "TF32 off",
+        "zh": "关闭 TF32",
+        "es": "TF32 desactivado",
+        "ko": "TF32 끔",
+        "ru": "TF32 выключен",
+    },
+    "bench.note.remapping_off": {
+        "en": "remapping off",
+        "zh": "关闭 remapping",
+        "es": "remapping desactivado",
+        "ko": "remapping 끔",
+        "ru": "remapping выключен",
+    },
+    "bench.claim_hardware": {
+        "en": "    hardware: {hardware}",
+        "zh": "    硬件：{hardware}",
+        "es": "    hardware (equipo): {hardware}",
+        "ko": "    하드웨어: {hardware}",
+        "ru": "    оборудование: {hardware}",
+    },
+    "bench.published_range": {
+        "en": "{gpu:28} vs {baseline:4} {low}x to {high}x (median {median}x; {runs} runs, {models} models)",
+        "zh": "{gpu:28} 对比 {baseline:4} {low}x 至 {high}x（中位数 {median}x；{runs} 次运行，{models} 个模型）",
+        "es": "{gpu:28} frente a {baseline:4} de {low}x a {high}x (mediana {median}x; {runs} ejecuciones, {models} modelos)",
+        "ko": "{gpu:28} {baseline:4} 대비 {low}x~{high}x(중앙값 {median}x, 실행 {runs}회, 모델 {models}개)",
+        "ru": "{gpu:28} против {baseline:4} от {low}x до {high}x (медиана {median}x; запусков: {runs}, моделей: {models})",
+    },
+}

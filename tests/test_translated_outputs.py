@@ -1,0 +1,187 @@
+"""What a translated reader sees under the code cells: figures and printed lines in their language.
+
+Code cells are identical in every language; what they draw and print comes from the message
+catalogue (``mp.t(...)``), so an output that is byte-identical to the English notebook's is English.
+
+* **Figures:** no PNG of a translated notebook may be identical to the English twin of its cell.
+* **Printed lines:** a line identical to a line of the English twin is English *prose* when it
+  holds at least two English words. A word here is a run of three or more letters, at least one of
+  them lower case, that is not part of a code name (nothing glued to it by ``_``, ``.``, ``(``,
+  ``/``, quotes or digits, so ``float16``, ``mp.t``, ``dense_0``, ``get_layer()`` are not words),
+  not an acronym (``AMD``, ``NVIDIA``) and not in :data:`CODE_WORDS` (Python and Keras names
+  printed as values: ``True``, ``kernel``, ...). Exception lines (``ValueError: ...``) are left
+  out: they are Keras's and TensorFlow's own messages, which stay as they are (mpteach's own
+  errors are catalogue messages, checked in tests/test_i18n.py).
+
+Lines not yet localized are listed in ``tests/english_output_lines.json``: a line missing from it
+fails (new English), and an entry that no longer occurs fails too (remove it), so the list only
+shrinks. ``python tests/test_translated_outputs.py`` rewrites it from the stored outputs.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+BASELINE = Path(__file__).with_name("english_output_lines.json")
+LANGS = ("zh", "es", "ko", "ru")
+WORD = re.compile(r"(?<![\w.'\"/(`\\-])[A-Za-z]*[a-z][A-Za-z]*(?![\w.'\"(/`\\-])")
+EXCEPTION = re.compile(r"^\s*[A-Z]\w*(Error|Exception|Warning)\b")
+CODE_WORDS = {
+    "True",
+    "False",
+    "None",
+    "inf",
+    "nan",
+    "kernel",
+    "bias",
+    "dtype",
+    "keras",
+    "mpteach",
+    "tensorflow",
+    "numpy",
+    "xla",
+    "off",
+    "on",
+    "call",
+    "fit",
+    "apply",
+    "mode",
+    "compute",
+    "variables",
+    "path",
+}
+
+
+def english_words(line: str) -> list[str]:
+    """The English words of a printed line (see the module docstring).
+
+    >>> english_words("exact stored value: 0.0999755859375")
+    ['exact', 'stored', 'value']
+    >>> english_words("float16  dense_0 mp.t('x') True AMD EPYC 1e-05")
+    []
+    """
+    return [
+        w
+        for w in WORD.findall(line)
+        if len(w) >= 3 and w not in CODE_WORDS and not re.search(r"[a-z][A-Z]", w)
+    ]
+
+
+def is_prose(line: str) -> bool:
+    """An English word, and not an exception's message.
+
+    >>> is_prose('<DTypePolicy "float32">  compute=float32  variables=float32')
+    False
+    >>> is_prose("float16   1.0 + 2**-11 = 1.0              update lost: True")
+    True
+    >>> is_prose("ValueError: Cannot convert 'half' to a mixed precision DTypePolicy.")
+    False
+    """
+    return not EXCEPTION.match(line) and bool(english_words(line))
+
+
+def _outputs(cell: dict) -> tuple[list[str], list[str]]:
+    lines, pngs = [], []
+    for output in cell.get("outputs", []):
+        if output.get("output_type") == "stream" and output.get("name") == "stdout":
+            lines += "".join(output["text"]).splitlines()
+        data = output.get("data", {})
+        if "image/png" in data:
+            pngs.append(data["image/png"])
+        elif "text/plain" in data and "application/vnd.jupyter.widget-view+json" not in data:
+            lines += "".join(data["text/plain"]).splitlines()
+    return lines, pngs
+
+
+def _code_cells(path: Path) -> dict[str, dict]:
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    return {c["id"]: c for c in cells if c["cell_type"] == "code"}
+
+
+def _notebooks() -> list[tuple[str, Path, Path]]:
+    return [
+        (lang, english, ROOT / "notebooks" / lang / english.name)
+        for lang in LANGS
+        for english in sorted((ROOT / "notebooks" / "en").glob("*.ipynb"))
+        if (ROOT / "notebooks" / lang / english.name).exists()
+    ]
+
+
+def english_lines() -> dict[str, list[str]]:
+    """``{"<lang>/<notebook>/<cell id>": [prose lines identical to English]}``."""
+    found: dict[str, list[str]] = {}
+    for lang, english, translated in _notebooks():
+        english_cells = _code_cells(english)
+        for cell_id, cell in _code_cells(translated).items():
+            if cell_id not in english_cells:
+                continue
+            shared = set(_outputs(english_cells[cell_id])[0])
+            lines = [line for line in _outputs(cell)[0] if line in shared and is_prose(line)]
+            if lines:
+                found[f"{lang}/{english.stem}/{cell_id}"] = lines
+    return found
+
+
+@pytest.mark.parametrize(
+    ("lang", "english", "translated"),
+    _notebooks(),
+    ids=[f"{lang}-{english.stem}" for lang, english, _ in _notebooks()],
+)
+def test_no_figure_is_the_english_one(lang, english, translated):
+    english_cells = _code_cells(english)
+    same = [
+        cell_id
+        for cell_id, cell in _code_cells(translated).items()
+        if cell_id in english_cells
+        and set(_outputs(cell)[1]) & set(_outputs(english_cells[cell_id])[1])
+    ]
+    assert not same, f"{translated.relative_to(ROOT)}: figures identical to English in {same}"
+
+
+def test_printed_english_prose_only_shrinks():
+    baseline = json.loads(BASELINE.read_text(encoding="utf-8"))
+    found = english_lines()
+    new = {
+        key: [line for line in lines if line not in baseline.get(key, [])]
+        for key, lines in found.items()
+    }
+    new = {key: lines for key, lines in new.items() if lines}
+    assert not new, f"English prose printed in translated notebooks (use mp.t): {new}"
+    gone = {
+        key: [line for line in lines if line not in found.get(key, [])]
+        for key, lines in baseline.items()
+    }
+    gone = {key: lines for key, lines in gone.items() if lines}
+    assert not gone, f"localized now: remove from {BASELINE.name}: {gone}"
+
+
+def test_the_prose_rule_catches_what_readers_reported():
+    reported = [
+        "exact stored value: 0.0999755859375",
+        "float16 running total: 256",
+        "device:      cpu\nruns on:     AMD EPYC",
+        "epoch 0: loss 0.92  accuracy 0.87",
+        "kernel      zeros float16  zeros scaled  max rel. error",
+        "steps : .......X...XX.........X.....   (X = inf gradient)",
+        "inside call:  w.dtype = float16 | read: float16",
+        "none                     w moved by 0.3",
+        "keras   inf on replica 0: w = [1. 2.]",
+        "mixed_bfloat16: no warning",
+        "    hardware: NVIDIA GPUs with compute capability 7.0 or higher",
+    ]
+    for text in reported:
+        assert any(is_prose(line) for line in text.splitlines()), text
+
+
+if __name__ == "__main__":
+    BASELINE.write_text(
+        json.dumps(english_lines(), indent=1, ensure_ascii=False, sort_keys=True) + "\n",
+        encoding="utf-8",
+    )
+    print(f"wrote {BASELINE.relative_to(ROOT)}", file=sys.stderr)
