@@ -357,3 +357,67 @@ def test_the_range_chart_follows_its_controls_with_no_kernel(context, lang, chap
         assert shown() == expected(1000.0)  # nothing changed
     assert problems == []
     page.close()
+
+
+EXPLORER_PAGES = [
+    (lang, chapter)
+    for lang, chapters in EXPECTED.items()
+    for chapter in chapters
+    if any(
+        c["cell_type"] == "code" and "mp.widgets.FloatExplorer(" in "".join(c["source"])
+        for c in notebook(lang, chapter)["cells"]
+    )
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("lang", "chapter"), EXPLORER_PAGES, ids=[f"{la}/{c}" for la, c in EXPLORER_PAGES]
+)
+def test_the_float_explorer_follows_its_controls_with_no_kernel(context, lang, chapter):
+    """Type, step by one ULP, flip a bit, saturate and mistype: every row shows what
+    mpteach.formats.represent says for that number, in the page's language."""
+    from mpteach import formats, i18n
+    from mpteach.widgets._common import parse_number
+
+    page, problems = open_page(context, f"/{lang}/{chapter}.html")
+    explorer = page.locator(".mpteach-floatexplorer").first
+    explorer.locator(".mpteach-badge").first.wait_for()
+    box = explorer.locator("input.mpteach-number")
+
+    def check(x: float, saturate: bool = False) -> None:
+        assert explorer.get_attribute("data-x") == repr(x)
+        rows = explorer.locator("tr[data-format]")
+        for i in range(rows.count()):
+            row = rows.nth(i)
+            r = formats.represent(x, row.get_attribute("data-format"), saturate)
+            cells = row.locator("td")
+            assert cells.nth(2).inner_text() == repr(r.stored)
+            assert cells.nth(5).inner_text() == f"{r.below!r} / {r.above!r}"
+            badge = row.locator(".mpteach-badge")
+            assert badge.get_attribute("data-status") == r.status
+            assert badge.inner_text() == i18n.t(f"formats.status.{r.status}", lang)
+
+    for entry in ("1e-5", "65520", "-2^-24", "0x1p-14", "nan"):
+        box.fill(entry)
+        box.press("Enter")
+        check(parse_number(entry)[0])
+    box.fill("1e-5")
+    box.press("Enter")
+    explorer.locator(".mpteach-step-up").click()  # one float16 ULP up
+    x = float(formats.next_up(1e-5, "float16"))
+    check(x)
+    explorer.locator(".mpteach-step-format").select_option("float8_e4m3fn")
+    explorer.locator(".mpteach-bit").first.click()  # the sign bit of x in float8_e4m3fn
+    x = -float(formats.cast(x, "float8_e4m3fn"))
+    check(x)
+    box.fill("1e6")
+    box.press("Enter")
+    explorer.locator(".mpteach-saturate").check()
+    check(1e6, saturate=True)
+    box.fill("abc")
+    box.press("Enter")
+    assert explorer.locator(".mpteach-message").inner_text() == parse_number("abc", lang)[1]
+    check(1e6, saturate=True)  # nothing changed
+    assert problems == []
+    page.close()

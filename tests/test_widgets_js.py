@@ -23,7 +23,7 @@ from mpteach import formats
 ROOT = Path(__file__).resolve().parents[1]
 MODULE = ROOT / "mpteach" / "widgets" / "web" / "floatmath.js"
 RUNNER = ROOT / "tools" / "run_js.mjs"
-FORMATS = ("float32", "bfloat16", "float16", "float8_e5m2", "float8_e4m3fn")
+FORMATS = ("float64", "float32", "bfloat16", "float16", "float8_e5m2", "float8_e4m3fn")
 
 pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="node runs the JS modules")
 
@@ -63,11 +63,13 @@ def inputs(fmt: str, n: int = 3000) -> np.ndarray:
     f = formats.float_format(fmt)
     rng = np.random.default_rng(0)
     exponents = rng.uniform(np.log2(f.smallest_subnormal) - 3, np.log2(f.max) + 2, n)
-    random = rng.choice([-1.0, 1.0], n) * 2.0**exponents
+    with np.errstate(over="ignore", under="ignore"):  # float64's own ends: inf and 0
+        random = rng.choice([-1.0, 1.0], n) * 2.0**exponents
     representable = formats.cast(random, f).astype(np.float64)
     representable = representable[np.isfinite(representable)]
     above = formats.next_up(representable, f).astype(np.float64)
-    midpoints = (representable + above) / 2  # exact ties: both even and odd neighbours
+    with np.errstate(over="ignore"):
+        midpoints = (representable + above) / 2  # exact ties: both even and odd neighbours
     midpoints = midpoints[np.isfinite(midpoints)]
     edges = [
         0.0, -0.0, np.inf, -np.inf, np.nan, f.max, -f.max, f.overflow_threshold,
@@ -210,3 +212,43 @@ def test_typed_numbers_read_like_python(lang):
                 assert answer.get("message") == message, entry
             else:
                 assert "message" not in answer and bits([answer["value"]]) == bits([value]), entry
+
+
+PYFORMAT = ROOT / "mpteach" / "widgets" / "web" / "pyformat.js"
+
+
+def test_numbers_are_written_as_python_writes_them():
+    from decimal import Decimal
+
+    rng = np.random.default_rng(3)
+    values = np.concatenate(
+        [
+            rng.choice([-1, 1], 400) * 10.0 ** rng.uniform(-320, 300, 400),
+            formats.cast(rng.normal(0, 1000, 200), "float16").astype(np.float64),
+            [0.0, -0.0, np.inf, -np.inf, np.nan, 0.1, 1e-5, 1e-4, 1e15, 1e16, 123456789.0, 5e-324],
+            [2.0**-24, 65504.0, 0.0999755859375, 1.0, 100.0, 1e22, 2.0**-149],
+        ]
+    )
+    values = [float(v) for v in values]
+    assert call_js("pyRepr", [[v] for v in values], PYFORMAT) == [repr(v) for v in values]
+    for digits in (3, 4):
+        got = call_js("pyG", [[v, digits] for v in values], PYFORMAT)
+        assert got == [format(v, f".{digits}g") for v in values], digits
+    finite = [v for v in values if np.isfinite(v)]
+    assert call_js("exactDecimal", [[v] for v in finite], PYFORMAT) == [
+        str(Decimal(v)) for v in finite
+    ]
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_a_representation_matches_represent(fmt):
+    x = inputs(fmt, 120)
+    for saturate in (False, True):
+        got = call_js("represent", [[float(v), fmt, saturate] for v in x])
+        for value, js in zip(x, got, strict=True):
+            py = formats.represent(float(value), fmt, saturate)
+            assert js["bits"] == list(py.bits) and js["formula"] == py.formula, value
+            assert js["status"] == py.status, value
+            numbers = ("stored", "absError", "relError", "below", "above")
+            reference = (py.stored, py.abs_error, py.rel_error, py.below, py.above)
+            assert np.array_equal(bits([js[n] for n in numbers]), bits(reference)), value

@@ -95,56 +95,79 @@ def page_markdown(text: str, remote_badge: str) -> str:
 
 
 # A widget the browser draws by itself on the site (mpteach/widgets/web/): the call in a code cell.
-BROWSER_WIDGET = re.compile(r"^\s*mp\.widgets\.(RangeChart)\((.*)\)\s*$", re.S)
+BROWSER_WIDGET = re.compile(r"^\s*mp\.widgets\.(RangeChart|FloatExplorer)\((.*)\)\s*$", re.S)
 
 
-def range_chart_config(args: str, lang: str) -> dict:
-    """What the site's RangeChart needs: the call's ``x`` and ``formats``, and its words in ``lang``.
+def _module_constant(module: str, name: str):
+    """A constant of an mpteach module, read without importing it (that would need ipywidgets
+    and matplotlib, which the book's venv does not have)."""
+    tree = ast.parse((ROOT / "mpteach" / module).read_text("utf-8"))
+    for node in tree.body:
+        targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
+        if isinstance(node, ast.Assign | ast.AnnAssign) and getattr(targets[0], "id", "") == name:
+            return ast.literal_eval(node.value)
+    raise LookupError(f"mpteach/{module} defines no {name}")
 
-    >>> config = range_chart_config('500.0, formats=("float16",)', "es")
+
+def widget_config(widget: str, args: str, lang: str) -> dict:
+    """What a browser-drawn widget needs: the call's arguments and its words in ``lang``.
+
+    >>> config = widget_config("RangeChart", '500.0, formats=("float16",)', "es")
     >>> config["x"], config["formats"], config["labels"]["statuses"]["overflow_nan"][:8]
     (500.0, ['float16'], 'desborda')
+    >>> widget_config("FloatExplorer", "", "en")["stepFormat"]
+    'float16'
     """
     sys.path.insert(0, str(ROOT))
     from mpteach import i18n  # plain Python: the book's own venv can import it
 
-    # The widget's default formats, read from its module without importing it (that would need
-    # ipywidgets and matplotlib, which the book's venv does not have).
-    module = ast.parse((ROOT / "mpteach" / "widgets" / "range_chart.py").read_text("utf-8"))
-    DEFAULT_FORMATS = next(
-        ast.literal_eval(node.value)
-        for node in module.body
-        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "DEFAULT_FORMATS"
-    )
-
     call = ast.parse(f"f({args})", mode="eval").body
-    x = ast.literal_eval(call.args[0]) if call.args else 1e-5
-    keywords = {k.arg: ast.literal_eval(k.value) for k in call.keywords}
-    x = keywords.get("x", x)
+    arguments = {k.arg: ast.literal_eval(k.value) for k in call.keywords}
+    if call.args:
+        arguments["x"] = ast.literal_eval(call.args[0])
 
     def t(key: str) -> str:
         return i18n.catalogue()[key][lang]
 
-    codes = ("zero", "normal", "subnormal", "underflow_to_zero", "overflow_inf", "overflow_nan")
-    codes += ("saturated", "inf", "nan")
-    return {
-        "x": float(x),
-        "formats": list(keywords.get("formats", DEFAULT_FORMATS)),
-        "labels": {
-            "number": t("formats.explorer.number"),
-            "magnitude": t("formats.explorer.magnitude"),
-            **{
-                k: t(f"formats.range.{k}")
-                for k in ("title", "axis", "marker", "normal", "subnormal")
-            },
-            "offAxis": t("formats.range.off_axis"),
-            "statuses": {code: t(f"formats.status.{code}") for code in codes},
-            "messages": {
-                "invalid": t("common.invalid_number"),
-                "beyond": t("common.number_beyond_float64"),
-                "outOfRange": t("common.number_out_of_range"),
-            },
+    codes = _module_constant("formats.py", "STATUSES")
+    labels = {
+        "number": t("formats.explorer.number"),
+        "magnitude": t("formats.explorer.magnitude"),
+        "statuses": {code: t(f"formats.status.{code}") for code in codes},
+        "messages": {
+            "invalid": t("common.invalid_number"),
+            "beyond": t("common.number_beyond_float64"),
+            "outOfRange": t("common.number_out_of_range"),
         },
+    }
+    if widget == "RangeChart":
+        labels |= {k: t(f"formats.range.{k}") for k in ("title", "axis", "marker", "normal")}
+        labels |= {
+            "subnormal": t("formats.range.subnormal"),
+            "offAxis": t("formats.range.off_axis"),
+        }
+        return {
+            "x": float(arguments.get("x", 1e-5)),
+            "formats": list(
+                arguments.get(
+                    "formats", _module_constant("widgets/range_chart.py", "DEFAULT_FORMATS")
+                )
+            ),
+            "labels": labels,
+        }
+    names = ("step_format", "step_down", "step_up", "step_down_tooltip", "step_up_tooltip")
+    names += ("saturate", "flip_tooltip", "caption")
+    labels |= {
+        re.sub(r"_(\w)", lambda m: m[1].upper(), n): t(f"formats.explorer.{n}") for n in names
+    }
+    columns = ("format", "bits", "stored", "abs_error", "rel_error", "neighbours", "status")
+    labels["columns"] = {c: t(f"formats.column.{c}") for c in columns}
+    labels["fields"] = {f: t(f"formats.field.{f}") for f in ("sign", "exponent", "mantissa")}
+    return {
+        "x": float(arguments.get("x", 0.1)),
+        "formats": list(arguments.get("formats", _module_constant("formats.py", "FORMAT_NAMES"))),
+        "stepFormat": arguments.get("step_format", "float16"),
+        "labels": labels,
     }
 
 
@@ -154,7 +177,7 @@ def browser_widget_output(widget: str, config: dict) -> dict:
     markup = (
         f'<div class="mpteach-widget" data-widget="{widget}">'
         f'<script type="application/json">{data}</script></div>'
-        '<script type="module">import { mountAll } from "./_static/rangechart.js"; mountAll();</script>'
+        '<script type="module">import { mountAll } from "./_static/mount.js"; mountAll();</script>'
     )
     return {"output_type": "display_data", "data": {"text/html": markup}, "metadata": {}}
 
@@ -169,7 +192,9 @@ def stage_notebook(book: book_yml.Book, source: Path, target: Path) -> None:
         if cell["cell_type"] == "markdown":
             cell["source"] = page_markdown("".join(cell["source"]), remote_badge)
         elif match := BROWSER_WIDGET.match("".join(cell["source"])):
-            cell["outputs"] = [browser_widget_output(match[1], range_chart_config(match[2], lang))]
+            cell["outputs"] = [
+                browser_widget_output(match[1], widget_config(*match.groups(), lang))
+            ]
     target.write_text(json.dumps(nb, ensure_ascii=False), encoding="utf-8")
 
 

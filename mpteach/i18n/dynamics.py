@@ -97,7 +97,7 @@ MESSAGES = {
     "dynamics.preset.custom": {
         "en": "your own settings",
         "zh": "自定义设置",
-        "es": "tus propios ajustes",
+        "es": "tu propia configuración",
         "ko": "직접 정한 설정",
         "ru": "свои настройки",
     },
@@ -105,7 +105,7 @@ MESSAGES = {
     "dynamics.col.setting": {
         "en": "setting",
         "zh": "设置",
-        "es": "ajuste",
+        "es": "configuración",
         "ko": "설정",
         "ru": "настройка",
     },
@@ -254,7 +254,7 @@ MESSAGES = {
     "dynamics.control.preset": {
         "en": "setting",
         "zh": "设置",
-        "es": "ajuste",
+        "es": "configuración",
         "ko": "설정",
         "ru": "настройка",
     },

@@ -120,14 +120,14 @@ MESSAGES = {
     "speed.published.title": {
         "en": "Published measurements: training throughput measured by others on the hardware named (not run here).",
         "zh": "公开发表的测量：他人在所列硬件上测得的训练吞吐量（并非在这里运行）。",
-        "es": "Mediciones publicadas: rendimiento de entrenamiento medido por otros en el hardware indicado (no ejecutado aquí).",
+        "es": "Mediciones publicadas: throughput de entrenamiento medido por otros en el hardware indicado (no ejecutado aquí).",
         "ko": "공개된 측정값: 다른 사람들이 표시된 하드웨어에서 측정한 훈련 처리량(여기서 실행한 것이 아님).",
         "ru": "Опубликованные измерения: пропускная способность обучения, измеренная другими на указанном оборудовании (здесь не запускалось).",
     },
     "speed.published.ratio_note": {
         "en": "ratio = mixed-precision throughput / FP32 (or TF32) throughput, from the two figures; stated = the speedup as the source prints it (- where it prints none).",
         "zh": "比值 = 混合精度吞吐量 / FP32（或 TF32）吞吐量，由两个数字算出；来源值 = 来源印出的加速比（没有给出时为 -）。",
-        "es": "cociente = rendimiento en precisión mixta / rendimiento en FP32 (o TF32), calculado con las dos cifras; fuente = la aceleración tal como la imprime la fuente (- si no la da).",
+        "es": "cociente = throughput en precisión mixta / throughput en FP32 (o TF32), calculado con las dos cifras; fuente = la aceleración tal como la imprime la fuente (- si no la da).",
         "ko": "비율 = 혼합 정밀도 처리량 / FP32(또는 TF32) 처리량, 두 수치로 계산함; 출처 값 = 출처에 인쇄된 속도 향상(없으면 -).",
         "ru": "отношение = пропускная способность в смешанной точности / в FP32 (или TF32), по двум числам; в источнике = ускорение, как его печатает источник (- если не указано).",
     },
@@ -275,14 +275,14 @@ MESSAGES = {
     "speed.explorer.published_note": {
         "en": "Training throughput from public tables that state their setup. Each bar is one row of the table: mixed-precision throughput divided by FP32 (or TF32) throughput. The two precisions may use different batch sizes, as the source did.",
         "zh": "来自注明实验配置的公开表格的训练吞吐量。每根柱子对应表中的一行：混合精度吞吐量除以 FP32（或 TF32）吞吐量。两种精度的批大小可能不同，与原始来源一致。",
-        "es": "Rendimiento de entrenamiento de tablas públicas que indican su configuración. Cada barra es una fila de la tabla: rendimiento en precisión mixta dividido entre el de FP32 (o TF32). Las dos precisiones pueden usar tamaños de lote distintos, como hizo la fuente.",
+        "es": "Throughput de entrenamiento de tablas públicas que indican su configuración. Cada barra es una fila de la tabla: throughput en precisión mixta dividido entre el de FP32 (o TF32). Las dos precisiones pueden usar tamaños de lote distintos, como hizo la fuente.",
         "ko": "실험 구성을 밝힌 공개 표에서 가져온 훈련 처리량입니다. 막대 하나가 표의 한 행이며, 혼합 정밀도 처리량을 FP32(또는 TF32) 처리량으로 나눈 값입니다. 출처와 마찬가지로 두 정밀도의 배치 크기가 다를 수 있습니다.",
         "ru": "Пропускная способность обучения из открытых таблиц, где указана конфигурация. Каждый столбец — одна строка таблицы: пропускная способность в смешанной точности, делённая на пропускную способность в FP32 (или TF32). Размер батча у двух вариантов может различаться, как и в источнике.",
     },
     "speed.explorer.published_ylabel": {
         "en": "mixed precision ÷ FP32/TF32 throughput (×)",
         "zh": "混合精度 ÷ FP32/TF32 吞吐量（×）",
-        "es": "rendimiento en precisión mixta ÷ FP32/TF32 (×)",
+        "es": "throughput en precisión mixta ÷ FP32/TF32 (×)",
         "ko": "혼합 정밀도 ÷ FP32/TF32 처리량(×)",
         "ru": "смешанная точность ÷ FP32/TF32, пропускная способность (×)",
     },
@@ -303,7 +303,7 @@ MESSAGES = {
     "speed.explorer.inconsistent": {
         "en": "the source's stated speedup contradicts its own throughputs",
         "zh": "来源给出的加速比与它自己的吞吐量不符",
-        "es": "la aceleración indicada por la fuente contradice sus propios rendimientos",
+        "es": "la aceleración indicada por la fuente contradice sus propios valores de throughput",
         "ko": "출처에 적힌 속도 향상이 출처 자신의 처리량과 맞지 않음",
         "ru": "указанное в источнике ускорение противоречит его же пропускной способности",
     },

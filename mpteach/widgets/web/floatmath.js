@@ -12,6 +12,10 @@
 //   nextUp(x, fmt), nextDown(x, fmt)   one ULP step from x, as mpteach.formats.next_up/next_down
 //   bitFields(x, fmt)            [sign, exponent, mantissa] of x stored in fmt
 //   decode(sign, exponent, mantissa, fmt)   the value those bit fields encode
+//   represent(x, fmt, saturate)  what mpteach.formats.represent describes (stored value, bits,
+//                                errors, formula, neighbours, status)
+
+import { pyRepr } from "./pyformat.js";
 
 function facts(exponentBits, mantissaBits, hasInf) {
   const bias = 2 ** (exponentBits - 1) - 1;
@@ -33,6 +37,7 @@ function facts(exponentBits, mantissaBits, hasInf) {
 }
 
 export const FORMATS = {
+  float64: facts(11, 52, true),
   float32: facts(8, 23, true),
   bfloat16: facts(8, 7, true),
   float16: facts(5, 10, true),
@@ -69,6 +74,7 @@ export function roundTo(x, fmt, saturate = false) {
   const f = format(fmt);
   if (Number.isNaN(x)) return NaN;
   if (saturate) x = Math.min(Math.max(x, -f.max), f.max);
+  if (fmt === "float64") return x;
   if (fmt === "float32") return Math.fround(x);
   if (!Number.isFinite(x)) return f.hasInf ? x : NaN;
   // ml_dtypes (the reference) casts a double to bfloat16 and the float8s through float32, so a
@@ -102,8 +108,13 @@ export function bitFields(x, fmt) {
   const stored = roundTo(x, fmt);
   const mantissaOnes = 2 ** f.mantissaBits - 1;
   const exponentOnes = 2 ** f.exponentBits - 1;
-  // NaN as ml_dtypes stores it: the positive quiet NaN (float8_e4m3fn: all ones).
-  if (Number.isNaN(stored)) return [0, exponentOnes, f.hasInf ? 2 ** (f.mantissaBits - 1) : mantissaOnes];
+  // NaN as ml_dtypes stores it: the quiet NaN (float8_e4m3fn: all ones), positive for a NaN
+  // typed in, with the sign of x for an overflow (-500 in float8_e4m3fn is a negative NaN). The
+  // sign bit of a NaN itself is not used: JavaScript engines do not keep it.
+  if (Number.isNaN(stored)) {
+    const sign = !Number.isNaN(x) && x < 0 ? 1 : 0;
+    return [sign, exponentOnes, f.hasInf ? 2 ** (f.mantissaBits - 1) : mantissaOnes];
+  }
   const sign = stored < 0 || Object.is(stored, -0) ? 1 : 0;
   const a = Math.abs(stored);
   if (a === Infinity) return [sign, exponentOnes, 0];
@@ -141,4 +152,31 @@ export function nextUp(x, fmt) {
 
 export function nextDown(x, fmt) {
   return -nextUp(-x, fmt);
+}
+
+// Everything about x stored in fmt, as mpteach.formats.represent describes it.
+export function represent(x, fmt, saturate = false) {
+  const f = format(fmt);
+  const stored = roundTo(x, fmt, saturate);
+  // The bits of x itself (clipped when saturating): a NaN keeps the sign of x only there.
+  const fields = bitFields(saturate ? Math.min(Math.max(x, -f.max), f.max) : x, fmt);
+  const widths = [1, f.exponentBits, f.mantissaBits];
+  const bits = fields.map((v, i) => v.toString(2).padStart(widths[i], "0"));
+  const absError = stored === x ? 0 : Math.abs(stored - x);
+  const relError = x === 0 ? 0 : absError / Math.abs(x);
+  let formula;
+  if (Number.isNaN(stored)) formula = "NaN";
+  else if (!Number.isFinite(stored)) formula = stored > 0 ? "+inf" : "-inf";
+  else {
+    const [sign, exponent, mantissa] = fields;
+    const scale = 2 ** f.mantissaBits;
+    const parts = exponent === 0
+      ? `2^(1-${f.bias}) × (0 + ${mantissa}/${scale})`
+      : `2^(${exponent}-${f.bias}) × (1 + ${mantissa}/${scale})`;
+    formula = `(-1)^${sign} × ${parts} = ${pyRepr(stored)}`;
+  }
+  return {
+    fmt, x, stored, absError, relError, bits, fields, formula,
+    below: nextDown(stored, fmt), above: nextUp(stored, fmt), status: classify(x, fmt, saturate),
+  };
 }

@@ -6,6 +6,8 @@
 //       catalogue text (messages: {invalid, beyond, outOfRange}, in the page's language) with
 //       its {placeholders} filled as Python fills them.
 
+import { pyG } from "./pyformat.js";
+
 const POWER_OF_TWO = /^([+-]?)2\s*(?:\^|\*\*)\s*\(?\s*([+-]?\d+)\s*\)?$/;
 const DECIMAL = /^[+-]?(?:\d+(?:_\d+)*(?:\.(?:\d+(?:_\d+)*)?)?|\.\d+(?:_\d+)*)(?:[eE][+-]?\d+(?:_\d+)*)?$/;
 const SPECIAL = /^[+-]?(?:inf|infinity|nan)$/i;
@@ -18,19 +20,9 @@ function pyRepr(text) {
   return quote + body + quote;
 }
 
-// Python's format(x, ".4g").
+// Python's format(x, ".4g"), as the messages' numbers are written.
 export function g4(x) {
-  if (!Number.isFinite(x)) return Number.isNaN(x) ? "nan" : x > 0 ? "inf" : "-inf";
-  if (x === 0) return Object.is(x, -0) ? "-0" : "0";
-  const exponent = Math.floor(Math.log10(Math.abs(Number(x.toPrecision(4)))));
-  if (exponent < -4 || exponent >= 4) {
-    const [mantissa, e] = x.toExponential(3).split("e");
-    const digits = mantissa.includes(".") ? mantissa.replace(/\.?0+$/, "") : mantissa;
-    const n = Number(e);
-    return `${digits}e${n < 0 ? "-" : "+"}${String(Math.abs(n)).padStart(2, "0")}`;
-  }
-  const fixed = x.toFixed(Math.max(0, 3 - exponent));
-  return fixed.includes(".") ? fixed.replace(/\.?0+$/, "") : fixed;
+  return pyG(x, 4);
 }
 
 function fill(template, values) {

@@ -7,14 +7,15 @@
 //       marker, normal, subnormal, offAxis, statuses {code: text}, messages {invalid, beyond,
 //       outOfRange}. Returns {set(text)}, which types text into the box.
 import { FORMATS, classify } from "./floatmath.js";
-import { g4, parseNumber } from "./parse.js";
+import { numberControls } from "./controls.js";
+import { g4 } from "./parse.js";
+import { pyRepr } from "./pyformat.js";
 
 const COLOURS = {
   normal: "#3182bd", subnormal: "#fd8d3c", zero: "#636363", underflow_to_zero: "#de2d26",
   overflow_inf: "#de2d26", overflow_nan: "#de2d26", saturated: "#756bb1", inf: "#636363", nan: "#636363",
 };
 const SVG = "http://www.w3.org/2000/svg";
-const SLIDER = { min: -46, max: 39, step: 0.01 }; // log10 |x|, as the notebook's slider
 
 function node(tag, attributes = {}, text = "") {
   const element = document.createElementNS(SVG, tag);
@@ -37,28 +38,7 @@ export function mount(element, config) {
   const px = (v) => left + ((Math.log10(v) - Math.log10(low)) / (Math.log10(high) - Math.log10(low))) * (width - left - right);
 
   element.classList.add("mpteach-rangechart");
-  const controls = document.createElement("div");
-  controls.className = "mpteach-controls";
-  const box = document.createElement("input");
-  box.type = "text";
-  box.className = "mpteach-number";
-  box.setAttribute("aria-label", labels.number);
-  const slider = document.createElement("input");
-  slider.type = "range";
-  Object.assign(slider, { min: SLIDER.min, max: SLIDER.max, step: SLIDER.step });
-  slider.className = "mpteach-magnitude";
-  slider.setAttribute("aria-label", labels.magnitude);
-  const numberLabel = document.createElement("label");
-  numberLabel.textContent = labels.number + " ";
-  numberLabel.append(box);
-  const sliderLabel = document.createElement("label");
-  sliderLabel.textContent = " " + labels.magnitude + " ";
-  sliderLabel.append(slider);
-  controls.append(numberLabel, sliderLabel);
-  const message = document.createElement("div");
-  message.className = "mpteach-message";
-  message.setAttribute("role", "status");
-
+  const controls = numberControls(labels, (x) => show(x));
   const svg = node("svg", { viewBox: `0 0 ${width} ${height}`, width: "100%", role: "img" });
   svg.append(node("text", { x: width / 2, y: 18, "text-anchor": "middle", "font-size": 14 }, labels.title));
   const statuses = [];
@@ -85,13 +65,11 @@ export function mount(element, config) {
   const marker = node("line", { y1: top, y2: axisY, stroke: "#de2d26", "stroke-width": 1.5, class: "mpteach-marker" });
   const markerText = node("text", { y: top - 4, fill: "#de2d26", "font-size": 11 });
   svg.append(marker, markerText);
-  element.append(controls, message, svg);
+  element.append(controls.element, svg);
 
-  function show(x, typed) {
-    message.textContent = "";
-    if (!typed) box.value = String(x);
+  function show(x) {
+    controls.show(x);
     const magnitude = Math.abs(x);
-    if (magnitude >= 10 ** SLIDER.min && magnitude <= 10 ** SLIDER.max) slider.value = Math.log10(magnitude);
     const onAxis = Number.isFinite(x) && low <= magnitude && magnitude <= high;
     marker.style.display = markerText.style.display = onAxis ? "" : "none";
     if (onAxis) {
@@ -100,8 +78,7 @@ export function mount(element, config) {
       markerText.setAttribute("x", px(magnitude) + 4);
       markerText.textContent = fill(labels.marker, { x: g4(magnitude) });
     } else {
-      message.textContent = fill(labels.offAxis, { x: String(x) });
-      message.dataset.kind = "note";
+      controls.note(fill(labels.offAxis, { x: pyRepr(x) }), "note");
     }
     rows.forEach((r, i) => {
       const code = classify(x, r.name);
@@ -109,31 +86,9 @@ export function mount(element, config) {
       statuses[i].setAttribute("fill", COLOURS[code]);
       statuses[i].dataset.status = code;
     });
-    element.dataset.x = String(x);
+    element.dataset.x = pyRepr(x);
   }
 
-  function typed() {
-    const answer = parseNumber(box.value, labels.messages);
-    if ("message" in answer) {
-      message.textContent = answer.message;
-      message.dataset.kind = "error";
-      return;
-    }
-    show(answer.value, true);
-  }
-  box.addEventListener("change", typed);
-  slider.addEventListener("input", () => {
-    const x = Number((10 ** Number(slider.value)).toPrecision(4)) * (element.dataset.x?.startsWith("-") ? -1 : 1);
-    show(x, false);
-  });
-  show(config.x, false);
-  return { set: (text) => { box.value = text; typed(); } };
-}
-
-// Mount every chart the page holds (the site's pages carry their config as JSON).
-export function mountAll(root = document) {
-  for (const element of root.querySelectorAll(".mpteach-widget[data-widget='RangeChart']:not([data-mounted])")) {
-    element.dataset.mounted = "1";
-    mount(element, JSON.parse(element.querySelector("script[type='application/json']").textContent));
-  }
+  show(config.x);
+  return { set: controls.set };
 }
