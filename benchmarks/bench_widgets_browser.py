@@ -1,0 +1,95 @@
+"""How long a browser-drawn widget of the website takes from a control change to the next frame.
+
+On the built site (``bash scripts/site.sh --screenshots``), headless Chromium opens a page with the
+RangeChart and the FloatExplorer (chapter 01) and, for each widget, moves its log slider to
+``--moves`` positions and types numbers into its box. Each sample is measured in the page:
+``performance.now()`` before the change event; *work* ends when the widget's handler has run and
+the page's layout is done (forced), *frame* in the next ``requestAnimationFrame`` callback, so it
+adds the wait for the frame (at most 16.7 ms at 60 Hz). The target is work under one frame
+(16 ms). The script prints medians and 95th percentiles per widget and control, the machine and its
+load average. Nothing is asserted: times depend on the machine.
+
+    .venv/bin/python benchmarks/bench_widgets_browser.py [--lang en] [--moves 60]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import statistics
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tools"))
+import browser  # noqa: E402
+import build_site  # noqa: E402
+
+
+def p95(times: list[float]) -> float:
+    return statistics.quantiles(times, n=20)[-1]
+
+
+MEASURE = """async ([selector, control, values]) => {
+  const widget = document.querySelector(selector);
+  const input = widget.querySelector(control);
+  const work = [], frame = [];
+  for (const value of values) {
+    await new Promise((done) => requestAnimationFrame(() => done())); // start on a fresh frame
+    const start = performance.now();
+    input.value = value;
+    input.dispatchEvent(new Event(input.type === "range" ? "input" : "change"));
+    void widget.offsetHeight; // the redraw's layout, forced now
+    work.push(performance.now() - start);
+    await new Promise((done) => requestAnimationFrame(() => done()));
+    frame.push(performance.now() - start);
+  }
+  return [work, frame];
+}"""
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--lang", default="en", help="the site language to measure (default en)")
+    parser.add_argument("--moves", type=int, default=60, help="samples per control (default 60)")
+    args = parser.parse_args(argv)
+    page_path = build_site.SITE / args.lang / "01_float_formats.html"
+    if not page_path.exists():
+        parser.error(f"--lang: {page_path} not built (bash scripts/site.sh --screenshots)")
+    from playwright.sync_api import sync_playwright
+
+    cpu = next(
+        (line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
+         if line.startswith("model name")),
+        platform.processor(),
+    )  # fmt: skip
+    slider_values = [f"{-40 + 75 * i / args.moves:.2f}" for i in range(args.moves)]
+    typed_values = [f"{(-1) ** i * 10 ** (-30 + i % 60)}" for i in range(args.moves)]
+    with browser.serve(build_site.SITE) as base, sync_playwright() as p:
+        chromium = browser.launch(p)
+        page = chromium.new_page(base_url=base)
+        page.goto(f"/{args.lang}/01_float_formats.html", wait_until="load")
+        page.locator(".mpteach-floatexplorer .mpteach-badge").first.wait_for()
+        load = ", ".join(f"{v:.1f}" for v in os.getloadavg())
+        print(f"{cpu}, Chromium {chromium.version} headless, load average {load}")
+        print(f"{args.moves} samples each; work = handler + layout, frame = until the next frame")
+        print(
+            f"{'widget':14} {'control':8} {'work median':>12} {'p95':>6} {'frame median':>13} {'p95':>6}"
+        )
+        for widget in ("rangechart", "floatexplorer"):
+            for name, control, values in (
+                ("slider", "input.mpteach-magnitude", slider_values),
+                ("typed", "input.mpteach-number", typed_values),
+            ):
+                work, frame = page.evaluate(MEASURE, [f".mpteach-{widget}", control, values])
+                cells = [f(times) for times in (work, frame) for f in (statistics.median, p95)]
+                print(
+                    f"{widget:14} {name:8} {cells[0]:12.1f} {cells[1]:6.1f} {cells[2]:13.1f} {cells[3]:6.1f}"
+                )
+        chromium.close()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
