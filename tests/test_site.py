@@ -35,7 +35,7 @@ EXPECTED = {
 }
 PAGES = [(lang, chapter) for lang, chapters in EXPECTED.items() for chapter in chapters]
 WIDGET_VIEW = build_site.WIDGET_VIEW
-TIMEOUT_MS = 30_000
+TIMEOUT_MS = 60_000  # generous: CI runs the notebooks beside these tests
 
 
 def notebook(lang: str, chapter: str) -> dict:
@@ -192,8 +192,9 @@ def open_page(context, path: str):
     page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
     page.on("requestfailed", lambda r: problems.append(f"request failed: {r.url} {r.failure}"))
     page.on("response", lambda r: r.status >= 400 and problems.append(f"HTTP {r.status} {r.url}"))
-    page.goto(path)
-    page.wait_for_load_state("networkidle")
+    # "load", then each test waits for what it checks: "networkidle" (no request for 500 ms) can
+    # take longer than the timeout on a loaded machine and proves nothing the tests do not check.
+    page.goto(path, wait_until="load")
     return page, problems
 
 
@@ -213,7 +214,7 @@ def test_the_landing_page_offers_every_language_built(context):
     last = list(EXPECTED)[-1]
     links.nth(len(EXPECTED) - 1).click()
     page.wait_for_url(f"**/{last}/{EXPECTED[last][0]}.html")
-    page.wait_for_load_state("networkidle")
+    page.wait_for_load_state("load")
     assert problems == []
     page.close()
 
@@ -292,7 +293,7 @@ def test_the_language_switcher_reaches_the_same_chapter(context, lang, other, ch
     page.locator(".mpteach-languages button").click()
     page.locator(f'.mpteach-languages a[hreflang="{other}"]').click()
     page.wait_for_url(f"**/{other}/{chapter}.html")
-    page.wait_for_load_state("networkidle")
+    page.wait_for_load_state("load")
     sphinx_lang = build_site.SPHINX_LANGUAGE.get(other, other).replace("_", "-")
     assert page.locator("html").get_attribute("lang") == sphinx_lang
     assert page.locator(".mpteach-languages button").inner_text().strip() == (
