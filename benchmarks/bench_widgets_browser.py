@@ -1,8 +1,10 @@
 """How long a browser-drawn widget of the website takes from a control change to the next frame.
 
-On the built site (``bash scripts/site.sh --screenshots``), headless Chromium opens a page with the
-RangeChart and the FloatExplorer (chapter 01) and, for each widget, moves its log slider to
-``--moves`` positions and types numbers into its box. Each sample is measured in the page:
+On the built site (``bash scripts/site.sh --screenshots``), headless Chromium opens the pages with
+the RangeChart and the FloatExplorer (chapter 01) and LossScaleDynamics (chapter 06) and moves
+each control to ``--moves`` positions: the log slider and the number box of the first two; the
+initial scale, growth steps (one 20 000-step simulation each), gradient spread and spike rate
+(these change the gradients: seven simulations, for the comparison table too) of the third. Each sample is measured in the page:
 ``performance.now()`` before the change event; *work* ends when the widget's handler has run and
 the page's layout is done (forced), *frame* in the next ``requestAnimationFrame`` callback, so it
 adds the wait for the frame (at most 16.7 ms at 60 Hz). The target is work under one frame
@@ -54,9 +56,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--lang", default="en", help="the site language to measure (default en)")
     parser.add_argument("--moves", type=int, default=60, help="samples per control (default 60)")
     args = parser.parse_args(argv)
-    page_path = build_site.SITE / args.lang / "01_float_formats.html"
-    if not page_path.exists():
-        parser.error(f"--lang: {page_path} not built (bash scripts/site.sh --screenshots)")
+    for chapter in ("01_float_formats", "06_loss_scaling"):
+        if not (build_site.SITE / args.lang / f"{chapter}.html").exists():
+            parser.error(f"--lang: {args.lang}/{chapter}.html not built (bash scripts/site.sh)")
     from playwright.sync_api import sync_playwright
 
     cpu = next(
@@ -66,27 +68,44 @@ def main(argv: list[str] | None = None) -> int:
     )  # fmt: skip
     slider_values = [f"{-40 + 75 * i / args.moves:.2f}" for i in range(args.moves)]
     typed_values = [f"{(-1) ** i * 10 ** (-30 + i % 60)}" for i in range(args.moves)]
+
+    def positions(count: int) -> list[str]:  # back and forth over a range slider's positions
+        return [str(abs((i % (2 * count - 2)) - (count - 1))) for i in range(args.moves)]
+
+    number = [("slider", "input.mpteach-magnitude", slider_values)]
+    number.append(("typed", "input.mpteach-number", typed_values))
+    pages = {
+        "01_float_formats": (
+            ".mpteach-floatexplorer .mpteach-badge",
+            [("rangechart", number), ("floatexplorer", number)],
+        ),
+        "06_loss_scaling": (
+            ".mpteach-dynamics .mpteach-summary",
+            [("dynamics", [
+                (name, f"input[data-control='{name}']", positions(count))
+                for name, count in (("scale", 31), ("growth", 12), ("spread", 46), ("spikes", 5))
+            ])],
+        ),
+    }  # fmt: skip
     with browser.serve(build_site.SITE) as base, sync_playwright() as p:
         chromium = browser.launch(p)
         page = chromium.new_page(base_url=base)
-        page.goto(f"/{args.lang}/01_float_formats.html", wait_until="load")
-        page.locator(".mpteach-floatexplorer .mpteach-badge").first.wait_for()
         load = ", ".join(f"{v:.1f}" for v in os.getloadavg())
         print(f"{cpu}, Chromium {chromium.version} headless, load average {load}")
         print(f"{args.moves} samples each; work = handler + layout, frame = until the next frame")
         print(
             f"{'widget':14} {'control':8} {'work median':>12} {'p95':>6} {'frame median':>13} {'p95':>6}"
         )
-        for widget in ("rangechart", "floatexplorer"):
-            for name, control, values in (
-                ("slider", "input.mpteach-magnitude", slider_values),
-                ("typed", "input.mpteach-number", typed_values),
-            ):
-                work, frame = page.evaluate(MEASURE, [f".mpteach-{widget}", control, values])
-                cells = [f(times) for times in (work, frame) for f in (statistics.median, p95)]
-                print(
-                    f"{widget:14} {name:8} {cells[0]:12.1f} {cells[1]:6.1f} {cells[2]:13.1f} {cells[3]:6.1f}"
-                )
+        for chapter, (ready, widgets) in pages.items():
+            page.goto(f"/{args.lang}/{chapter}.html", wait_until="load")
+            page.locator(ready).first.wait_for()
+            for widget, controls in widgets:
+                for name, control, values in controls:
+                    work, frame = page.evaluate(MEASURE, [f".mpteach-{widget}", control, values])
+                    cells = [f(times) for times in (work, frame) for f in (statistics.median, p95)]
+                    print(
+                        f"{widget:14} {name:8} {cells[0]:12.1f} {cells[1]:6.1f} {cells[2]:13.1f} {cells[3]:6.1f}"
+                    )
         chromium.close()
     return 0
 

@@ -303,21 +303,21 @@ def test_the_language_switcher_reaches_the_same_chapter(context, lang, other, ch
     page.close()
 
 
-RANGE_CHART_PAGES = [
-    (lang, chapter)
-    for lang, chapters in EXPECTED.items()
-    for chapter in chapters
-    if any(
-        c["cell_type"] == "code" and "mp.widgets.RangeChart(" in "".join(c["source"])
-        for c in notebook(lang, chapter)["cells"]
-    )
-]
+def pages_with(widget: str) -> list:
+    """The pages whose notebook shows ``widget``, as test parameters."""
+    return [
+        pytest.param(lang, chapter, id=f"{lang}/{chapter}")
+        for lang, chapters in EXPECTED.items()
+        for chapter in chapters
+        if any(
+            c["cell_type"] == "code" and f"mp.widgets.{widget}(" in "".join(c["source"])
+            for c in notebook(lang, chapter)["cells"]
+        )
+    ]
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(
-    ("lang", "chapter"), RANGE_CHART_PAGES, ids=[f"{la}/{c}" for la, c in RANGE_CHART_PAGES]
-)
+@pytest.mark.parametrize(("lang", "chapter"), pages_with("RangeChart"))
 def test_the_range_chart_follows_its_controls_with_no_kernel(context, lang, chapter):
     """Type, slide and mistype: the chart's statuses are Python's for that number, in the
     page's language, and a bad entry gets Python's message and changes nothing."""
@@ -360,21 +360,8 @@ def test_the_range_chart_follows_its_controls_with_no_kernel(context, lang, chap
     page.close()
 
 
-EXPLORER_PAGES = [
-    (lang, chapter)
-    for lang, chapters in EXPECTED.items()
-    for chapter in chapters
-    if any(
-        c["cell_type"] == "code" and "mp.widgets.FloatExplorer(" in "".join(c["source"])
-        for c in notebook(lang, chapter)["cells"]
-    )
-]
-
-
 @pytest.mark.slow
-@pytest.mark.parametrize(
-    ("lang", "chapter"), EXPLORER_PAGES, ids=[f"{la}/{c}" for la, c in EXPLORER_PAGES]
-)
+@pytest.mark.parametrize(("lang", "chapter"), pages_with("FloatExplorer"))
 def test_the_float_explorer_follows_its_controls_with_no_kernel(context, lang, chapter):
     """Type, step by one ULP, flip a bit, saturate and mistype: every row shows what
     mpteach.formats.represent says for that number, in the page's language."""
@@ -420,5 +407,80 @@ def test_the_float_explorer_follows_its_controls_with_no_kernel(context, lang, c
     box.press("Enter")
     assert explorer.locator(".mpteach-message").inner_text() == parse_number("abc", lang)[1]
     check(1e6, saturate=True)  # nothing changed
+    assert problems == []
+    page.close()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("lang", "chapter"), pages_with("LossScaleDynamics"))
+def test_the_loss_scale_dynamics_follow_their_controls_with_no_kernel(context, lang, chapter):
+    """Pick each preset, move each slider, fix the scale: the summary, the title, the skipped
+    steps drawn and the comparison table are what the notebook's widget shows for that setting."""
+    from mpteach.simulate import SETTINGS, GradientModel
+    from mpteach.widgets.gradient_underflow import scale_text
+    from mpteach.widgets.loss_scale_dynamics import (
+        MAX_MARKERS,
+        _setting_text,
+        _t,
+        cached_simulate,
+        describe,
+    )
+
+    page, problems = open_page(context, f"/{lang}/{chapter}.html")
+    widget = page.locator(".mpteach-dynamics").first
+    widget.locator(".mpteach-summary").wait_for()
+
+    def control(name: str):
+        return widget.locator(f"input[data-control='{name}']")
+
+    def check() -> dict:
+        """What the widget shows equals Python's numbers for the state it reports."""
+        state = json.loads(widget.get_attribute("data-state"))
+        model = GradientModel(spread=float(state["spread"]), spike_rate=state["spikeRate"])
+        sim = cached_simulate(model, 20_000, state["initialScale"], state["growthSteps"], 0)
+        assert widget.locator(".mpteach-summary").text_content() == describe(sim.summary(), lang)
+        start = scale_text(sim.initial_scale).split(" =")[0]
+        title = (
+            _t("title_fixed", lang, scale=start)
+            if sim.growth_steps is None
+            else _t("title", lang, scale=start, growth=sim.growth_steps)
+        )
+        assert widget.locator(".mpteach-title").text_content() == title
+        drawn = int(widget.locator(".mpteach-skips").get_attribute("data-count"))
+        assert drawn == len(range(0, sim.skipped, max(1, -(-sim.skipped // MAX_MARKERS))))
+        settle = widget.locator(".mpteach-settle")  # a vertical line: no area, so no is_visible
+        shown = settle.evaluate("line => line.style.display !== 'none'")
+        assert shown == (sim.settle_step is not None)
+        rows = widget.locator(".mpteach-comparison tr[data-setting]")
+        for i, name in enumerate(SETTINGS):
+            row = cached_simulate(model, 20_000, *SETTINGS[name], 0).summary()
+            cells = rows.nth(i).locator("td").all_text_contents()
+            assert cells[0] == _setting_text(name, lang)
+            assert cells[1] == f"{row['skipped_fraction'] * 100:.2f} %"
+            assert cells[4] == scale_text(row["final_scale"]).split(" =")[0]
+        return state
+
+    assert check() == {
+        "spread": 30,
+        "spikeRate": 1e-4,
+        "initialScale": 2.0**15,
+        "growthSteps": 2000,
+    }
+    preset = widget.locator("select.mpteach-preset")
+    for name, (scale, growth) in SETTINGS.items():
+        preset.select_option(name)
+        state = check()
+        assert (state["initialScale"], state["growthSteps"]) == (scale, growth), name
+    control("scale").fill("20")  # the controls no longer match a preset
+    assert preset.input_value() == "" and check()["initialScale"] == 2.0**20
+    widget.locator("input.mpteach-fixed").uncheck()
+    control("growth").fill("3")  # the fourth choice: 50 steps
+    assert check()["growthSteps"] == 50 and control("growth").is_enabled()
+    control("spread").fill("42")  # wider than float16's 40 octaves: no band, always underflow
+    assert check()["spread"] == 42
+    control("spikes").fill("4")
+    assert check()["spikeRate"] == 1e-2
+    widget.locator("input.mpteach-fixed").check()
+    assert check()["growthSteps"] is None and control("growth").is_disabled()
     assert problems == []
     page.close()

@@ -13,6 +13,7 @@ import json
 import shutil
 import struct
 import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -44,8 +45,13 @@ def decode(value):
     return [decode(v) for v in value] if isinstance(value, list) else value
 
 
-def call_js(function: str, calls: list[list], module: Path = MODULE) -> list:
-    request = {"module": str(module), "function": function, "calls": encode(calls)}
+def call_js(function: str, calls: list[list], module: Path = MODULE, first: list = ()) -> list:
+    request = {
+        "module": str(module),
+        "function": function,
+        "calls": encode(calls),
+        "first": encode(list(first)),
+    }
     done = subprocess.run(
         ["node", str(RUNNER)], input=json.dumps(request), capture_output=True, text=True, check=True
     )
@@ -241,6 +247,12 @@ def test_numbers_are_written_as_python_writes_them():
     assert call_js("exactDecimal", [[v] for v in finite], PYFORMAT) == [
         str(Decimal(v)) for v in finite
     ]
+    # fixed decimals, ties included (0.125, 2.5: half to even), as the widgets' percentages
+    fixed = [v for v in values if abs(v) < 1e30] + [0.125, 0.375, 2.5, 3.5, -0.001, 1e-30]
+    fixed += [k / 20_000 * 100 for k in range(0, 20_001, 7)]
+    for digits in (0, 1, 2):
+        got = call_js("pyFixed", [[v, digits] for v in fixed], PYFORMAT)
+        assert got == [format(v, f".{digits}f") for v in fixed], digits
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
@@ -255,3 +267,89 @@ def test_a_representation_matches_represent(fmt):
             numbers = ("stored", "absError", "relError", "below", "above")
             reference = (py.stored, py.abs_error, py.rel_error, py.below, py.above)
             assert np.array_equal(bits([js[n] for n in numbers]), bits(reference)), value
+
+
+# --- LossScaleDynamics: the simulation and its texts (web/dynamics.js) ------------------------
+
+DYNAMICS = ROOT / "mpteach" / "widgets" / "web" / "dynamics.js"
+DYNAMICS_DATA = ROOT / "mpteach" / "widgets" / "web" / "dynamics-data.json"
+
+
+def test_the_stored_dynamics_data_is_what_python_computes():
+    sys.path.insert(0, str(ROOT / "tools"))
+    import widget_data
+
+    assert widget_data.main(["--check"]) == 0, "run python tools/widget_data.py"
+    assert DYNAMICS_DATA.stat().st_size < 300_000  # the site fetches it once for every page
+
+
+def dynamics_cases() -> list[dict]:
+    """Every preset on several spreads and spike rates, and random settings of the controls."""
+    from mpteach.simulate import SETTINGS
+    from mpteach.widgets.loss_scale_dynamics import GROWTH_STEPS, SPIKE_RATES
+
+    cases = [
+        {"spread": spread, "spikeRate": rate, "initialScale": scale, "growthSteps": growth}
+        for scale, growth in SETTINGS.values()
+        for spread in (0, 7, 30, 45)
+        for rate in SPIKE_RATES
+    ]
+    rng = np.random.default_rng(5)
+    for _ in range(40):
+        cases.append(
+            {
+                "spread": int(rng.integers(0, 46)),
+                "spikeRate": float(rng.choice(SPIKE_RATES)),
+                "initialScale": float(2.0 ** rng.integers(0, 31)),
+                "growthSteps": None if rng.random() < 0.2 else int(rng.choice(GROWTH_STEPS)),
+            }
+        )
+    return cases
+
+
+def python_run(case: dict):
+    from mpteach.simulate import GradientModel
+    from mpteach.widgets.loss_scale_dynamics import cached_simulate
+
+    model = GradientModel(spread=float(case["spread"]), spike_rate=case["spikeRate"])
+    return cached_simulate(model, 20_000, case["initialScale"], case["growthSteps"], 0)
+
+
+def test_the_browser_simulation_matches_simulate():
+    data = json.loads(DYNAMICS_DATA.read_text(encoding="utf-8"))
+    cases = dynamics_cases()
+    got = call_js("summary", [[c] for c in cases], DYNAMICS, first=[data])
+    for case, answer in zip(cases, got, strict=True):
+        want = python_run(case).summary()
+        underflow = (answer.pop("underflow"), want.pop("underflow"))
+        assert answer == want, case
+        # numpy sums the mean pairwise, the browser in order: equal to far below what is shown
+        if None in underflow:
+            assert underflow == (None, None), case
+        else:
+            assert abs(underflow[0] - underflow[1]) < 1e-12, case
+    # the whole path of the scale and which steps were skipped, for a few of them
+    for case in cases[::25]:
+        sim = python_run(case)
+        (path,) = call_js("run", [[case]], DYNAMICS, first=[data])
+        assert path["scale"] == sim.scale.tolist(), case
+        assert [bool(f) for f in path["finite"].values()] == sim.finite.tolist(), case
+
+
+def test_the_browser_writes_the_summary_as_python_does():
+    from mpteach import i18n
+    from mpteach.widgets.gradient_underflow import scale_text
+    from mpteach.widgets.loss_scale_dynamics import describe
+
+    summaries = [python_run(c).summary() for c in dynamics_cases()[::9]]
+    summaries.append({**summaries[0], "underflow": None, "settle_step": None})
+    summaries.append({**summaries[0], "skipped_fraction": 0.00125, "underflow": 0.00125})
+    for lang in i18n.LANGUAGES:
+        keys = {"skipped": "skipped", "settled": "settled", "neverSettled": "never_settled"}
+        keys |= {"underflow": "underflow", "noStepApplied": "no_step_applied"}
+        labels = {k: i18n.catalogue()[f"dynamics.{v}"][lang] for k, v in keys.items()}
+        got = call_js("describe", [[s, labels] for s in summaries], DYNAMICS)
+        assert got == [describe(s, lang) for s in summaries], lang
+    scales = [2.0**k for k in range(-30, 40)] + [1000.0, 0.1]
+    got = call_js("scaleText", [[s] for s in scales], DYNAMICS)
+    assert got == [scale_text(s).split(" =")[0] for s in scales]

@@ -95,7 +95,11 @@ def page_markdown(text: str, remote_badge: str) -> str:
 
 
 # A widget the browser draws by itself on the site (mpteach/widgets/web/): the call in a code cell.
-BROWSER_WIDGET = re.compile(r"^\s*mp\.widgets\.(RangeChart|FloatExplorer)\((.*)\)\s*$", re.S)
+BROWSER_WIDGET = re.compile(
+    r"^\s*(?:\w+\s*=\s*)?mp\.widgets\.(RangeChart|FloatExplorer|LossScaleDynamics)\((.*)\)"
+    r"(?:\s*\n\s*\w+)?\s*$",  # `w = mp.widgets.X(...)` then `w` shows it too
+    re.S,
+)
 
 
 def _module_constant(module: str, name: str):
@@ -129,6 +133,8 @@ def widget_config(widget: str, args: str, lang: str) -> dict:
     def t(key: str) -> str:
         return i18n.catalogue()[key][lang]
 
+    if widget == "LossScaleDynamics":
+        return dynamics_config(arguments, t, i18n.catalogue())
     codes = _module_constant("formats.py", "STATUSES")
     labels = {
         "number": t("formats.explorer.number"),
@@ -169,6 +175,48 @@ def widget_config(widget: str, args: str, lang: str) -> dict:
         "stepFormat": arguments.get("step_format", "float16"),
         "labels": labels,
     }
+
+
+def dynamics_config(arguments: dict, t, catalogue: dict) -> dict:
+    """LossScaleDynamics: its words and the settings the call chose; the controls' choices and
+    the gradients come with mpteach/widgets/web/dynamics-data.json (tools/widget_data.py).
+
+    >>> config = widget_config("LossScaleDynamics", "spread=40", "ko")
+    >>> config["initial"], config["labels"]["presets"]["fixed_high"]
+    ({'spread': 40}, '너무 높은 고정 스케일')
+    """
+    names = {"initial_scale": "initialScale", "growth_steps": "growthSteps"}
+    names |= {"spread": "spread", "spike_rate": "spikeRate"}
+    unknown = set(arguments) - set(names)
+    if unknown:
+        raise ValueError(
+            f"LossScaleDynamics({', '.join(sorted(unknown))}=...) cannot be drawn on the site: "
+            f"it takes {', '.join(names)}"
+        )
+    camel = {k: re.sub(r"[_.](\w)", lambda m: m[1].upper(), k) for k in _DYNAMICS_WORDS}
+    labels = {camel[k]: t(f"dynamics.{k}") for k in _DYNAMICS_WORDS}
+    labels["presets"] = {
+        key.removeprefix("dynamics.preset."): t(key)
+        for key in sorted(catalogue)
+        if key.startswith("dynamics.preset.")
+    }
+    labels["control"] = {c: t(f"dynamics.control.{c}") for c in _DYNAMICS_CONTROLS}
+    labels["columns"] = {c: t(f"dynamics.col.{c}") for c in _DYNAMICS_COLUMNS}
+    return {
+        "data": "./dynamics-data.json",
+        "initial": {names[k]: v for k, v in arguments.items()},
+        "labels": labels,
+    }
+
+
+_DYNAMICS_WORDS = (
+    "skipped", "settled", "never_settled", "underflow", "no_step_applied", "fixed", "every",
+    "why_defaults", "xlabel", "ylabel", "title", "title_fixed",
+)  # fmt: skip
+_DYNAMICS_WORDS += ("legend.scale", "legend.skipped", "legend.settled", "legend.band")
+_DYNAMICS_WORDS += ("region.over", "region.under")
+_DYNAMICS_CONTROLS = ("scale", "growth", "fixed", "spread", "spikes", "preset")
+_DYNAMICS_COLUMNS = ("setting", "skipped", "settled", "underflow", "final")
 
 
 def browser_widget_output(widget: str, config: dict) -> dict:

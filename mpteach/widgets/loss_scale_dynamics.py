@@ -14,7 +14,9 @@ start), which is why 2**15 and 2000 are the defaults.
 
 from __future__ import annotations
 
+import base64
 import html
+import inspect
 import math
 from dataclasses import replace
 from functools import lru_cache
@@ -26,13 +28,21 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Patch
 
 from mpteach import i18n
-from mpteach.simulate import SETTINGS, GradientModel, Simulation, simulate
+from mpteach.simulate import (
+    FLOAT16_MAX,
+    FLOAT16_MAX_LOG2,
+    SETTINGS,
+    GradientModel,
+    Simulation,
+    simulate,
+)
 from mpteach.widgets._common import FigureView, Message, figure_text, new_figure
 from mpteach.widgets.gradient_underflow import scale_text
 
 GROWTH_STEPS = (1, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 50_000)
 SPIKE_RATES = (0.0, 1e-5, 1e-4, 1e-3, 1e-2)
 Y_RANGE = (2.0**-8, 2.0**36)  # fixed, so that moving the scale redraws only the scale
+SCALE_EXPONENTS = (0, 30)  # initial scales offered: 2**0 .. 2**30
 SPREAD_MAX = 45  # octaves: a little more than float16's 40, to show an empty band
 MAX_MARKERS = 1000  # skipped steps drawn at most (all are counted)
 COLOURS = {"band": "#2e7d32", "over": "#c62828", "under": "#1565c0", "scale": "#212121"}
@@ -111,6 +121,68 @@ def comparison_html(rows: dict[str, dict[str, Any]], lang: str | None = None) ->
         )
     why = html.escape(_t("why_defaults", lang))
     return f"<table><tr>{head}</tr>{''.join(body)}</table><p><small>{why}</small></p>"
+
+
+def _largest_finite_exponent(top: np.ndarray) -> np.ndarray:
+    """Per step, the largest whole ``k`` whose scale ``2**k`` keeps the step finite, by the test
+    :attr:`mpteach.simulate.Simulation.finite` makes (``2**k * 2**top <= 65504``)."""
+    k = np.floor(FLOAT16_MAX_LOG2 - top)
+    for _ in range(2):  # the floor of a rounded log2 can be one off either way
+        k = np.where(np.exp2(k) * np.exp2(top) > FLOAT16_MAX, k - 1, k)
+        k = np.where(np.exp2(k + 1) * np.exp2(top) <= FLOAT16_MAX, k + 1, k)
+    return k.astype(np.int8)
+
+
+def browser_data(steps: int = 20_000, seed: int = 0) -> dict[str, Any]:
+    """What the website's LossScaleDynamics (``web/dynamics.js``) needs to run
+    :func:`mpteach.simulate.simulate` on the same gradients as the notebook: the model's fixed
+    parameters, log2 of the largest gradient at each step (no spike) and the largest finite scale
+    exponent there, and the steps that spike at the highest spike rate offered, with their random
+    draw and their own largest exponent. Arrays travel as base64 of little-endian bytes.
+
+    >>> data = browser_data(steps=1000)
+    >>> data["steps"], data["spikeSize"], len(data["spikes"]) < 30
+    (1000, 20.0, True)
+    """
+    model = GradientModel(spike_rate=0.0)
+    top, _ = model.sample(steps, seed)
+    draws = np.random.default_rng(seed).random(steps)  # the draws model.sample compares to the rate
+    spiking = np.flatnonzero(draws < max(SPIKE_RATES))
+    spiked_limit = _largest_finite_exponent(top[spiking] + model.spike_size)
+
+    def encode(array: np.ndarray) -> str:
+        return base64.b64encode(array.astype(array.dtype.newbyteorder("<")).tobytes()).decode()
+
+    defaults = inspect.signature(LossScaleDynamics).parameters
+    return {
+        "steps": steps,
+        "seed": seed,
+        # the widget's controls and defaults, as LossScaleDynamics has them
+        "widget": {
+            "settings": {name: list(setting) for name, setting in SETTINGS.items()},
+            "growthOptions": list(GROWTH_STEPS),
+            "spikeRates": list(SPIKE_RATES),
+            "scaleRange": list(SCALE_EXPONENTS),
+            "spreadMax": SPREAD_MAX,
+            "yRange": list(Y_RANGE),
+            "maxMarkers": MAX_MARKERS,
+            "defaults": {
+                "initialScale": defaults["initial_scale"].default,
+                "growthSteps": defaults["growth_steps"].default,
+                "spread": defaults["spread"].default,
+                "spikeRate": defaults["spike_rate"].default,
+            },
+        },
+        "top": model.top,
+        "drift": model.drift,
+        "spikeSize": model.spike_size,
+        "rates": list(SPIKE_RATES),
+        "topLog2": encode(top),
+        "limit": encode(_largest_finite_exponent(top)),
+        "spikes": [
+            [int(t), float(draws[t]), int(k)] for t, k in zip(spiking, spiked_limit, strict=True)
+        ],
+    }
 
 
 class DynamicsPlot:
@@ -223,9 +295,11 @@ class LossScaleDynamics(widgets.VBox):
     ) -> None:
         self.lang = lang or i18n.get_language()
         exponent = math.log2(initial_scale) if 0 < initial_scale < math.inf else -1.0
-        if not (exponent.is_integer() and 0 <= exponent <= 30):
+        lowest, highest = SCALE_EXPONENTS
+        if not (exponent.is_integer() and lowest <= exponent <= highest):
             raise ValueError(
-                f"initial_scale={initial_scale!r} must be a power of two from 2**0 to 2**30."
+                f"initial_scale={initial_scale!r} must be a power of two "
+                f"from 2**{lowest} to 2**{highest}."
             )
         if growth_steps is not None and growth_steps not in GROWTH_STEPS:
             raise ValueError(
@@ -241,7 +315,7 @@ class LossScaleDynamics(widgets.VBox):
         self.steps, self.seed = steps, seed
         style = {"description_width": "initial"}
         self.scale_slider = widgets.IntSlider(
-            value=int(exponent), min=0, max=30, description=_t("control.scale", self.lang),
+            value=int(exponent), min=lowest, max=highest, description=_t("control.scale", self.lang),
             style=style, continuous_update=False,
         )  # fmt: skip
         self.growth_slider = widgets.SelectionSlider(

@@ -11,6 +11,7 @@
 import { numberControls } from "./controls.js";
 import { FORMATS, bitFields, decode, nextDown, nextUp, represent } from "./floatmath.js";
 import { exactDecimal, pyG, pyRepr } from "./pyformat.js";
+import { htmlNode } from "./dom.js";
 
 const FIELD_COLOURS = { sign: "#9ecae1", exponent: "#a1d99b", mantissa: "#fdd0a2" };
 const STATUS_COLOURS = {
@@ -18,11 +19,7 @@ const STATUS_COLOURS = {
   overflow_inf: "#756bb1", overflow_nan: "#756bb1", saturated: "#d95f0e", inf: "#636363", nan: "#636363",
 };
 
-function el(tag, properties = {}, ...children) {
-  const element = Object.assign(document.createElement(tag), properties);
-  element.append(...children);
-  return element;
-}
+const el = (tag, properties = {}, ...children) => htmlNode(tag, properties, children);
 
 const number3 = (v) => (Number.isNaN(v) ? "—" : pyG(v, 3));
 

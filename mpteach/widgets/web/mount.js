@@ -1,9 +1,10 @@
 // The website's entry point: mounts every browser-drawn widget of the page. Each one is a
 // <div class="mpteach-widget" data-widget="NAME"> holding its config as JSON (tools/build_site.py).
+import { mount as lossScaleDynamics } from "./dynamics.js";
 import { mount as floatExplorer } from "./floatexplorer.js";
 import { mount as rangeChart } from "./rangechart.js";
 
-const MOUNT = { FloatExplorer: floatExplorer, RangeChart: rangeChart };
+const MOUNT = { FloatExplorer: floatExplorer, LossScaleDynamics: lossScaleDynamics, RangeChart: rangeChart };
 
 export function mountAll(root = document) {
   for (const element of root.querySelectorAll(".mpteach-widget:not([data-mounted])")) {

@@ -2,6 +2,7 @@
 // tests/test_widgets_js.py compares them on many entries).
 //
 // Exports:
+//   fill(template, values)  a catalogue message, its placeholders filled
 //   parseNumber(text, messages, low, high, finite)  {value} or {message}: the message is the
 //       catalogue text (messages: {invalid, beyond, outOfRange}, in the page's language) with
 //       its {placeholders} filled as Python fills them.
@@ -25,7 +26,8 @@ export function g4(x) {
   return pyG(x, 4);
 }
 
-function fill(template, values) {
+// A catalogue message with its {placeholders} filled as str.format fills them ({name!r}: repr).
+export function fill(template, values) {
   return template.replace(/\{(\w+)(![rs])?\}/g, (_, name, conversion) =>
     conversion === "!r" ? pyRepr(values[name]) : values[name],
   );

@@ -4,6 +4,8 @@
 //   pyRepr(x)      repr(x) of a Python float: '0.1', '1e-05', '100000.0', '1e+16', 'inf', 'nan'
 //   pyG(x, digits) format(x, f".{digits}g")
 //   exactDecimal(x)  str(decimal.Decimal(x)): the exact decimal expansion of a double
+//   pyFixed(x, digits)  format(x, f".{digits}f"): half to even on the exact value (JS's toFixed
+//                  rounds ties up)
 // tests/test_widgets_js.py compares them with Python on many values.
 
 export function pyRepr(x) {
@@ -68,16 +70,38 @@ export function pyG(x, digits) {
   return `${sign}${whole}${fraction ? "." + fraction : ""}`;
 }
 
-export function exactDecimal(x) {
-  if (!Number.isFinite(x)) return pyRepr(x).replace("inf", "Infinity").replace("nan", "NaN");
-  if (x === 0) return Object.is(x, -0) ? "-0" : "0";
+// The IEEE bits of a finite double |x| as [integer mantissa, power of two]: |x| = m * 2**e.
+function mantissaExponent(x) {
   const view = new DataView(new ArrayBuffer(8));
   view.setFloat64(0, Math.abs(x));
   const raw = view.getBigUint64(0);
   const biased = Number((raw >> 52n) & 0x7ffn);
   let mantissa = raw & ((1n << 52n) - 1n);
-  let exponent = biased === 0 ? -1074 : biased - 1075;
   if (biased !== 0) mantissa |= 1n << 52n;
+  return [mantissa, biased === 0 ? -1074 : biased - 1075];
+}
+
+export function pyFixed(x, digits) {
+  if (!Number.isFinite(x)) return pyRepr(x);
+  const [mantissa, exponent] = mantissaExponent(x);
+  const scaled = mantissa * 10n ** BigInt(digits);
+  let units;
+  if (exponent >= 0) units = scaled << BigInt(exponent);
+  else {
+    const denominator = 1n << BigInt(-exponent);
+    units = scaled / denominator;
+    const twice = 2n * (scaled % denominator);
+    if (twice > denominator || (twice === denominator && units % 2n === 1n)) units += 1n;
+  }
+  const text = units.toString().padStart(digits + 1, "0");
+  const sign = x < 0 || Object.is(x, -0) ? "-" : "";
+  return sign + (digits ? `${text.slice(0, -digits)}.${text.slice(-digits)}` : text);
+}
+
+export function exactDecimal(x) {
+  if (!Number.isFinite(x)) return pyRepr(x).replace("inf", "Infinity").replace("nan", "NaN");
+  if (x === 0) return Object.is(x, -0) ? "-0" : "0";
+  let [mantissa, exponent] = mantissaExponent(x);
   while (mantissa % 2n === 0n && exponent < 0) {
     mantissa /= 2n;
     exponent += 1;

@@ -8,25 +8,14 @@
 //       outOfRange}. Returns {set(text)}, which types text into the box.
 import { FORMATS, classify } from "./floatmath.js";
 import { numberControls } from "./controls.js";
-import { g4 } from "./parse.js";
+import { svgNode as node } from "./dom.js";
+import { fill, g4 } from "./parse.js";
 import { pyRepr } from "./pyformat.js";
 
 const COLOURS = {
   normal: "#3182bd", subnormal: "#fd8d3c", zero: "#636363", underflow_to_zero: "#de2d26",
   overflow_inf: "#de2d26", overflow_nan: "#de2d26", saturated: "#756bb1", inf: "#636363", nan: "#636363",
 };
-const SVG = "http://www.w3.org/2000/svg";
-
-function node(tag, attributes = {}, text = "") {
-  const element = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attributes)) element.setAttribute(k, v);
-  if (text) element.textContent = text;
-  return element;
-}
-
-function fill(template, values) {
-  return template.replace(/\{(\w+)\}/g, (_, name) => values[name]);
-}
 
 export function mount(element, config) {
   const { labels } = config;
