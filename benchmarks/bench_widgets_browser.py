@@ -1,10 +1,11 @@
 """How long a browser-drawn widget of the website takes from a control change to the next frame.
 
-On the built site (``bash scripts/site.sh --screenshots``), headless Chromium opens the pages with
-the RangeChart and the FloatExplorer (chapter 01) and LossScaleDynamics (chapter 06) and moves
-each control to ``--moves`` positions: the log slider and the number box of the first two; the
-initial scale, growth steps (one 20 000-step simulation each), gradient spread and spike rate
-(these change the gradients: seven simulations, for the comparison table too) of the third. Each sample is measured in the page:
+On the built site (``bash scripts/site.sh --screenshots``), headless Chromium opens the pages
+with browser-drawn widgets and moves each control to ``--moves`` positions: the log slider and the
+number box of the RangeChart and the FloatExplorer (chapter 01); the initial scale and growth steps
+(one 20 000-step simulation each), gradient spread and spike rate (new gradients: seven simulations,
+the comparison table's too) of LossScaleDynamics (chapter 06); the recorded result, workload and
+published group of SpeedupExplorer (chapter 08). Each sample is measured in the page:
 ``performance.now()`` before the change event; *work* ends when the widget's handler has run and
 the page's layout is done (forced), *frame* in the next ``requestAnimationFrame`` callback, so it
 adds the wait for the frame (at most 16.7 ms at 60 Hz). The target is work under one frame
@@ -56,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--lang", default="en", help="the site language to measure (default en)")
     parser.add_argument("--moves", type=int, default=60, help="samples per control (default 60)")
     args = parser.parse_args(argv)
-    for chapter in ("01_float_formats", "06_loss_scaling"):
+    for chapter in ("01_float_formats", "06_loss_scaling", "08_performance"):
         if not (build_site.SITE / args.lang / f"{chapter}.html").exists():
             parser.error(f"--lang: {args.lang}/{chapter}.html not built (bash scripts/site.sh)")
     from playwright.sync_api import sync_playwright
@@ -78,6 +79,16 @@ def main(argv: list[str] | None = None) -> int:
         "01_float_formats": (
             ".mpteach-floatexplorer .mpteach-badge",
             [("rangechart", number), ("floatexplorer", number)],
+        ),
+        "08_performance": (
+            ".mpteach-speedup .mpteach-chart svg",
+            [("speedup", [
+                ("result", "select.mpteach-result", [str(i % 3) for i in range(args.moves)]),
+                ("workload", "select.mpteach-workload",
+                 [("matmul", "dense", "cnn")[i % 3] for i in range(args.moves)]),
+                ("published", "select.mpteach-published-group",
+                 [str(i % 39) for i in range(args.moves)]),
+            ])],
         ),
         "06_loss_scaling": (
             ".mpteach-dynamics .mpteach-summary",

@@ -484,3 +484,75 @@ def test_the_loss_scale_dynamics_follow_their_controls_with_no_kernel(context, l
     assert check()["growthSteps"] is None and control("growth").is_disabled()
     assert problems == []
     page.close()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("lang", "chapter"), pages_with("SpeedupExplorer"))
+def test_the_speedup_explorer_follows_its_controls_with_no_kernel(context, lang, chapter):
+    """Pick each recorded result, workload and set of types, and published groups: the bars
+    drawn are speedup_bars/published_bars of that choice, with the notebook's titles and notes."""
+    from mpteach.bench.published import published_document, published_groups
+    from mpteach.bench.results import recorded_results
+    from mpteach.widgets.speedup_explorer import (
+        WORKLOADS,
+        _t,
+        _type_of,
+        published_bars,
+        result_title,
+        speedup_bars,
+    )
+
+    page, problems = open_page(context, f"/{lang}/{chapter}.html")
+    widget = page.locator(".mpteach-speedup").first
+    widget.locator(".mpteach-chart svg").wait_for()
+
+    def drawn(where: str) -> list[tuple[str, ...]]:
+        """(group, variant, value label) of each bar, in the order of the bars' x."""
+        bars = widget.locator(f"{where} rect.mpteach-bar").evaluate_all(
+            "rects => rects.map(r => [Number(r.getAttribute('x')), r.dataset.group ??"
+            " r.dataset.label, r.dataset.variant ?? '', r.dataset.value])"
+        )
+        return [tuple(b[1:]) for b in sorted(bars)]
+
+    def in_groups(bars: list[tuple[str, ...]]) -> list[tuple[str, ...]]:
+        """Python's bars as they stand left to right: by group, then by type."""
+        groups = list(dict.fromkeys(b[0] for b in bars))
+        order = ("float16", "bfloat16", "float32")
+        return sorted(bars, key=lambda b: (groups.index(b[0]), order.index(_type_of(b[1]))))
+
+    def title(where: str) -> str:
+        return "\n".join(widget.locator(f"{where} .mpteach-title").all_text_contents())
+
+    types = {
+        t: widget.locator(f".mpteach-types input[value='{t}']") for t in ("float16", "bfloat16")
+    }
+    for i, doc in enumerate(recorded_results()):
+        widget.locator("select.mpteach-result").select_option(str(i))
+        for workload in WORKLOADS:
+            widget.locator("select.mpteach-workload").select_option(workload)
+            for chosen in (("float16", "bfloat16"), ("float16",), ("bfloat16",)):
+                for t, box in types.items():
+                    box.set_checked(t in chosen)
+                bars = speedup_bars(doc, workload, lang, chosen)
+                assert drawn(".mpteach-chart") == in_groups(
+                    [(b.group, b.variant, f"{b.speedup:.2f}×") for b in bars]
+                ), (i, workload, chosen)
+            assert title(".mpteach-chart") == result_title(doc, workload, lang)
+            skipped = [s for s in doc["settings"].get("skipped", []) if s.startswith(workload)]
+            want = _t("skipped", lang, items="; ".join(skipped)) if skipped else ""
+            assert widget.locator(".mpteach-status-notes").text_content() == want
+    groups = list(published_groups(published_document()["rows"]).items())
+    menu = widget.locator("select.mpteach-published-group")
+    for k in range(0, len(groups), 4):
+        label, rows = groups[k]
+        menu.select_option(str(k))
+        want = [(b.label, "", f"{b.speedup:.2f}×") for b in published_bars(rows, lang)]
+        assert drawn(".mpteach-published-chart") == want, label
+        assert title(".mpteach-published-chart").splitlines()[0] == label
+        links = widget.locator(".mpteach-sources a").evaluate_all(
+            "a => a.map(e => e.getAttribute('href'))"
+        )
+        sources = {(r["source"]["url"], r["source"]["table"]): r["source"]["url"] for r in rows}
+        assert links == list(sources.values())
+    assert problems == []
+    page.close()

@@ -275,12 +275,15 @@ DYNAMICS = ROOT / "mpteach" / "widgets" / "web" / "dynamics.js"
 DYNAMICS_DATA = ROOT / "mpteach" / "widgets" / "web" / "dynamics-data.json"
 
 
-def test_the_stored_dynamics_data_is_what_python_computes():
+def test_the_stored_widget_data_is_what_python_computes():
+    """dynamics-data.json and speedup-<lang>.json: current, and small (fetched by the site)."""
     sys.path.insert(0, str(ROOT / "tools"))
     import widget_data
 
     assert widget_data.main(["--check"]) == 0, "run python tools/widget_data.py"
-    assert DYNAMICS_DATA.stat().st_size < 300_000  # the site fetches it once for every page
+    assert DYNAMICS_DATA.stat().st_size < 300_000  # fetched once for the whole site
+    for path in widget_data.files():
+        assert path.stat().st_size < (300_000 if path == DYNAMICS_DATA else 100_000), path
 
 
 def dynamics_cases() -> list[dict]:

@@ -96,7 +96,7 @@ def page_markdown(text: str, remote_badge: str) -> str:
 
 # A widget the browser draws by itself on the site (mpteach/widgets/web/): the call in a code cell.
 BROWSER_WIDGET = re.compile(
-    r"^\s*(?:\w+\s*=\s*)?mp\.widgets\.(RangeChart|FloatExplorer|LossScaleDynamics)\((.*)\)"
+    r"^\s*(?:\w+\s*=\s*)?mp\.widgets\.(RangeChart|FloatExplorer|LossScaleDynamics|SpeedupExplorer)\((.*)\)"
     r"(?:\s*\n\s*\w+)?\s*$",  # `w = mp.widgets.X(...)` then `w` shows it too
     re.S,
 )
@@ -135,6 +135,13 @@ def widget_config(widget: str, args: str, lang: str) -> dict:
 
     if widget == "LossScaleDynamics":
         return dynamics_config(arguments, t, i18n.catalogue())
+    if widget == "SpeedupExplorer":  # its words and bars come with speedup-<lang>.json
+        unknown = set(arguments) - {"x"}
+        if unknown:
+            raise ValueError(
+                f"SpeedupExplorer({', '.join(sorted(unknown))}=...): only the workload"
+            )
+        return {"data": f"./speedup-{lang}.json", "workload": arguments.get("x", "matmul")}
     codes = _module_constant("formats.py", "STATUSES")
     labels = {
         "number": t("formats.explorer.number"),

@@ -1,4 +1,4 @@
-"""Write the data the website's browser-drawn widgets load (mpteach/widgets/web/*-data.json).
+"""Write the data the website's browser-drawn widgets load (mpteach/widgets/web/*.json).
 
     python tools/widget_data.py          # rewrite the files
     python tools/widget_data.py --check  # exit 1 if a file differs from what Python computes now
@@ -22,9 +22,16 @@ WEB = ROOT / "mpteach" / "widgets" / "web"
 def files() -> dict[Path, str]:
     """Each data file and the text it must hold."""
     sys.path.insert(0, str(ROOT))
-    from mpteach.widgets.loss_scale_dynamics import browser_data
+    from mpteach import i18n
+    from mpteach.widgets import loss_scale_dynamics, speedup_explorer
 
-    return {WEB / "dynamics-data.json": json.dumps(browser_data(), separators=(",", ":")) + "\n"}
+    def text(data: dict) -> str:
+        return json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n"
+
+    out = {WEB / "dynamics-data.json": text(loss_scale_dynamics.browser_data())}
+    for lang in i18n.LANGUAGES:
+        out[WEB / f"speedup-{lang}.json"] = text(speedup_explorer.browser_data(lang))
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:

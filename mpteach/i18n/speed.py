@@ -447,4 +447,20 @@ MESSAGES = {
         "ko": "여기서 측정하려면 TensorFlow가 필요합니다: {error}",
         "ru": "Для замера здесь нужен TensorFlow: {error}",
     },
+    "speed.explorer.needs_kernel": {
+        "en": "This page has no Python behind it, so it shows recorded and published results. "
+        "To measure your own machine, open this notebook in Colab or JupyterLab and press "
+        "“Run here”.",
+        "zh": "这个网页背后没有运行 Python，所以只展示已记录和已发表的结果。"
+        "要测量你自己的机器，请在 Colab 或 JupyterLab 中打开这个笔记本，然后点击“在这里运行”。",
+        "es": "Esta página no tiene Python detrás, así que muestra resultados registrados y "
+        "publicados. Para medir tu propia máquina, abre este cuaderno en Colab o JupyterLab y "
+        "pulsa «Medir aquí».",
+        "ko": "이 페이지 뒤에는 Python이 실행되고 있지 않으므로 기록된 결과와 공개된 결과만 "
+        "보여 줍니다. 내 컴퓨터에서 직접 측정하려면 이 노트북을 Colab이나 JupyterLab에서 열고 "
+        "‘여기서 실행’을 누르세요.",
+        "ru": "За этой страницей не работает Python, поэтому на ней показаны записанные и "
+        "опубликованные результаты. Чтобы замерить свою машину, откройте этот ноутбук в Colab "
+        "или JupyterLab и нажмите «Замерить здесь».",
+    },
 }

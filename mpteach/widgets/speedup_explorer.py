@@ -318,6 +318,66 @@ def run_live(
     return bench.merge_results(docs)
 
 
+def browser_data(lang: str) -> dict[str, Any]:
+    """What the website's SpeedupExplorer (``web/speedup.js``) shows, in ``lang``: for each
+    recorded result its menu entry and, per workload, its title, the notes on skipped rows and
+    its bars (:func:`speedup_bars`, with each bar's type and place in its group); each published
+    group with its title, bars (:func:`published_bars`) and sources; the vendor claims. Measuring
+    here needs a kernel, so the site has no Run button.
+
+    >>> data = browser_data("en")
+    >>> data["results"][0]["workloads"]["matmul"]["bars"][0]["type"] in TYPES
+    True
+    """
+    results = []
+    for doc in recorded_results():
+        workloads = {}
+        for workload in WORKLOADS:
+            skipped = [s for s in doc["settings"].get("skipped", []) if s.startswith(workload)]
+            bars = [
+                {"group": bar.group, "variant": bar.variant, "slot": _slot(bar.variant),
+                 "type": _type_of(bar.variant), "speedup": bar.speedup,
+                 "unfused": "remapping off" in bar.variant}
+                for bar in speedup_bars(doc, workload, lang)
+            ]  # fmt: skip
+            workloads[workload] = {
+                "title": result_title(doc, workload, lang),
+                "notes": [_t("skipped", lang, items="; ".join(skipped))] if skipped else [],
+                "bars": bars,
+            }
+        menu = f"{doc['hardware']['label']} — {doc['created'][:10]} — {_t('kind_recorded', lang)}"
+        results.append({"menu": menu, "workloads": workloads})
+    published = []
+    for label, rows in published_groups(published_document()["rows"]).items():
+        first = rows[0]
+        published.append({
+            "label": label,
+            "title": f"{label}\n{first['system']} | {first['framework']} — "
+                     f"{_t('kind_published', lang)}",
+            "mixed": first["precision"]["mixed"],
+            "baseline": f"{first['precision']['baseline']} = 1×",
+            "bars": [
+                {"label": bar.label, "speedup": bar.speedup, "stated": bar.stated,
+                 "inconsistent": bar.note is not None}
+                for bar in published_bars(rows, lang)
+            ],
+            "sources": published_html(rows, lang),
+        })  # fmt: skip
+    words = ("result", "workload", "types", "published", "published_title", "published_note")
+    words += ("published_ylabel", "stated", "inconsistent", "unfused", "baseline", "ylabel")
+    words += ("no_rows", "needs_kernel")
+    return {
+        "lang": lang,
+        "workloads": {w: _t("workload." + w, lang) for w in WORKLOADS},
+        "types": list(TYPES),
+        "colours": COLOURS,
+        "labels": {w: _t(w, lang) for w in words},
+        "results": results,
+        "published": published,
+        "claims": claims_html(lang),
+    }
+
+
 class SpeedupExplorer(widgets.VBox):
     """Speedups against float32: a recorded result or a live run, one workload at a time.
 
