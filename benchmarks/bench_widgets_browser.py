@@ -5,7 +5,8 @@ with browser-drawn widgets and moves each control to ``--moves`` positions: the 
 number box of the RangeChart and the FloatExplorer (chapter 01); the initial scale and growth steps
 (one 20 000-step simulation each), gradient spread and spike rate (new gradients: seven simulations,
 the comparison table's too) of LossScaleDynamics (chapter 06); the recorded result, workload and
-published group of SpeedupExplorer (chapter 08). Each sample is measured in the page:
+published group of SpeedupExplorer (chapter 08); the loss scale and format of GradientUnderflow
+(chapter 06). Each sample is measured in the page:
 ``performance.now()`` before the change event; *work* ends when the widget's handler has run and
 the page's layout is done (forced), *frame* in the next ``requestAnimationFrame`` callback, so it
 adds the wait for the frame (at most 16.7 ms at 60 Hz). The target is work under one frame
@@ -92,7 +93,13 @@ def main(argv: list[str] | None = None) -> int:
         ),
         "06_loss_scaling": (
             ".mpteach-dynamics .mpteach-summary",
-            [("dynamics", [
+            [("underflow", [
+                ("scale", "input.mpteach-scale", positions(25)),
+                ("format", "select.mpteach-format",
+                 [("float16", "bfloat16", "float8_e5m2", "float8_e4m3fn")[i % 4]
+                  for i in range(args.moves)]),
+             ]),
+             ("dynamics", [
                 (name, f"input[data-control='{name}']", positions(count))
                 for name, count in (("scale", 31), ("growth", 12), ("spread", 46), ("spikes", 5))
             ])],

@@ -556,3 +556,62 @@ def test_the_speedup_explorer_follows_its_controls_with_no_kernel(context, lang,
         assert links == list(sources.values())
     assert problems == []
     page.close()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("lang", "chapter"), pages_with("GradientUnderflow"))
+def test_the_gradient_underflow_follows_its_controls_with_no_kernel(context, lang, chapter):
+    """Slide the loss scale and pick each format: the summary, title, legend and the totals of
+    the bars are underflow_report's for the notebook's own gradients, in the page's language."""
+    import base64
+
+    import numpy as np
+
+    from mpteach import i18n
+    from mpteach.widgets._common import WEB_DATA_MIME
+    from mpteach.widgets.gradient_underflow import (
+        BANDS,
+        FORMATS,
+        _percent,
+        kind_label,
+        scale_text,
+        summary,
+        underflow_report,
+    )
+
+    nb = notebook(lang, chapter)
+    (data,) = [o["data"][WEB_DATA_MIME] for o in outputs(nb) if WEB_DATA_MIME in o.get("data", {})]
+    kind = data["kinds"][0]
+    values = np.frombuffer(base64.b64decode(data["values"][kind]), dtype="<f8")
+    page, problems = open_page(context, f"/{lang}/{chapter}.html")
+    widget = page.locator(".mpteach-underflow").first
+    widget.locator(".mpteach-summary").wait_for()
+
+    def check(exponent: int, fmt: str) -> None:
+        report = underflow_report(values, 2.0**exponent, fmt, tuple(data["bins"][kind]))
+        assert widget.locator(".mpteach-summary").text_content() == summary(report, lang)
+        title = widget.locator(".mpteach-title").text_content()
+        kind_text = kind_label(kind, lang)
+        assert title == i18n.t("formats.grad.title", lang, kind=kind_text,
+                               scale=scale_text(report.scale), fmt=fmt)  # fmt: skip
+        entries = widget.locator(".mpteach-legend-entry").all_text_contents()
+        assert entries == [
+            f"{i18n.t('formats.grad.band.' + b, lang)}: {_percent(report.fraction(b))}"
+            for b in BANDS
+        ]
+        totals = widget.locator("path.mpteach-band").evaluate_all(
+            "paths => paths.map(p => [p.dataset.band, Number(p.dataset.total)])"
+        )
+        assert dict(totals) == {b: n for b, n in report.totals.items() if b != "zero"}
+
+    check(data["scaleExponent"], data["format"])
+    slider = widget.locator("input.mpteach-scale")
+    for exponent in (5, 15, 24, 0):
+        slider.fill(str(exponent))
+        check(exponent, data["format"])
+    slider.fill("12")
+    for fmt in FORMATS:
+        widget.locator("select.mpteach-format").select_option(fmt)
+        check(12, fmt)
+    assert problems == []
+    page.close()

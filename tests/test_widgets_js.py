@@ -356,3 +356,71 @@ def test_the_browser_writes_the_summary_as_python_does():
     scales = [2.0**k for k in range(-30, 40)] + [1000.0, 0.1]
     got = call_js("scaleText", [[s] for s in scales], DYNAMICS)
     assert got == [scale_text(s).split(" =")[0] for s in scales]
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_the_format_facts_match(fmt):
+    f = formats.float_format(fmt)
+    (got,) = call_js("FORMATS", [[fmt]])
+    want = {
+        "max": f.max, "smallestNormal": f.smallest_normal,
+        "smallestSubnormal": f.smallest_subnormal, "underflowThreshold": f.underflow_threshold,
+        "overflowThreshold": f.overflow_threshold, "bits": f.bits,
+    }  # fmt: skip
+    assert {k: got[k] for k in want} == want
+
+
+# --- GradientUnderflow: the histogram and its text (web/underflow.js) --------------------------
+
+UNDERFLOW = ROOT / "mpteach" / "widgets" / "web" / "underflow.js"
+
+
+def gradient_like() -> np.ndarray:
+    """Magnitudes over 40 octaves, exact zeros, every format's thresholds and their neighbours."""
+    rng = np.random.default_rng(7)
+    values = rng.normal(size=600) * 2.0 ** rng.uniform(-40, 2, 600)
+    edges = []
+    for name in ("float16", "bfloat16", "float8_e5m2", "float8_e4m3fn"):
+        f = formats.float_format(name)
+        for edge in (f.underflow_threshold, f.smallest_normal, f.overflow_threshold, f.max):
+            edges += [edge, np.nextafter(edge, 0), np.nextafter(edge, np.inf), -edge]
+    edges = np.array(edges) / 2.0**12  # a scale of 2**12 puts them on the thresholds
+    return np.concatenate([values, edges, [0.0, -0.0, 0.0, np.inf, np.nan]])
+
+
+@pytest.mark.parametrize("fmt", ["float16", "bfloat16", "float8_e5m2", "float8_e4m3fn"])
+def test_the_browser_histogram_matches_underflow_report(fmt):
+    from mpteach.widgets.gradient_underflow import exponent_range, underflow_report
+
+    values = gradient_like()
+    bins = exponent_range(values, 24)
+    scales = [2.0**k for k in (0, 5, 12, 15, 24)]
+    got = call_js("underflowReport", [[s, fmt, list(bins)] for s in scales], UNDERFLOW,
+                  first=[values.tolist()])  # fmt: skip
+    for scale, answer in zip(scales, got, strict=True):
+        want = underflow_report(values, scale, fmt, bins)
+        assert answer["totals"] == want.totals, scale
+        assert {b: list(c) for b, c in answer["counts"].items()} == {
+            b: c.tolist() for b, c in want.counts.items()
+        }, scale
+
+
+def test_the_browser_writes_the_underflow_summary_as_python_does():
+    from mpteach import i18n
+    from mpteach.widgets.gradient_underflow import exponent_range, summary, underflow_report
+
+    values = gradient_like()
+    bins = exponent_range(values, 24)
+    reports = [underflow_report(values, 2.0**k, "float16", bins) for k in range(0, 25, 3)]
+    encoded = [
+        {"scale": r.scale, "totals": r.totals, "size": r.size, "fmt": r.fmt} for r in reports
+    ]
+    for lang in i18n.LANGUAGES:
+        labels = {"summary": i18n.catalogue()["formats.grad.summary"][lang]}
+        got = call_js("summary", [[r, labels] for r in encoded], UNDERFLOW)
+        assert got == [summary(r, lang) for r in reports], lang
+    scales = [2.0**k for k in range(-30, 40)] + [1000.0, 0.1, 3.0]
+    got = call_js("scaleText", [[s] for s in scales], PYFORMAT)
+    from mpteach.widgets.gradient_underflow import scale_text
+
+    assert got == [scale_text(s) for s in scales]

@@ -96,7 +96,7 @@ def page_markdown(text: str, remote_badge: str) -> str:
 
 # A widget the browser draws by itself on the site (mpteach/widgets/web/): the call in a code cell.
 BROWSER_WIDGET = re.compile(
-    r"^\s*(?:\w+\s*=\s*)?mp\.widgets\.(RangeChart|FloatExplorer|LossScaleDynamics|SpeedupExplorer)\((.*)\)"
+    r"^\s*(?:\w+\s*=\s*)?mp\.widgets\.(RangeChart|FloatExplorer|LossScaleDynamics|SpeedupExplorer|GradientUnderflow)\((.*)\)"
     r"(?:\s*\n\s*\w+)?\s*$",  # `w = mp.widgets.X(...)` then `w` shows it too
     re.S,
 )
@@ -226,6 +226,48 @@ _DYNAMICS_CONTROLS = ("scale", "growth", "fixed", "spread", "spikes", "preset")
 _DYNAMICS_COLUMNS = ("setting", "skipped", "settled", "underflow", "final")
 
 
+def underflow_config(outputs: list[dict], lang: str, where: str) -> dict:
+    """GradientUnderflow: the data its stored output carries (the notebook's own gradients, from
+    ``GradientUnderflow.browser_data``) and its words in ``lang``.
+
+    >>> data = {"kinds": ["weights"], "values": {"weights": ""}, "bins": {"weights": [-3, 3]}}
+    >>> output = {"data": {_module_constant("widgets/_common.py", "WEB_DATA_MIME"): data}}
+    >>> config = underflow_config([output], "zh", "x")
+    >>> config["labels"]["kinds"], config["labels"]["bands"]["normal"]
+    ({'weights': '权重梯度'}, '正规数')
+    >>> underflow_config([], "en", "06_loss_scaling.ipynb: widget")
+    Traceback (most recent call last):
+    ...
+    ValueError: 06_loss_scaling.ipynb: widget: the output holds no GradientUnderflow data; re-execute the notebook (tools/execute_notebooks.py)
+    """
+    sys.path.insert(0, str(ROOT))
+    from mpteach import i18n
+
+    mime = _module_constant("widgets/_common.py", "WEB_DATA_MIME")
+    found = [o["data"][mime] for o in outputs if mime in o.get("data", {})]
+    if not found:
+        raise ValueError(
+            f"{where}: the output holds no GradientUnderflow data; "
+            "re-execute the notebook (tools/execute_notebooks.py)"
+        )
+    data = found[0]
+    words = i18n.catalogue()
+
+    def t(key: str) -> str:
+        return words[key][lang]
+
+    labels = {k: t(f"formats.grad.{k}") for k in ("scale", "kind", "format", "title", "summary")}
+    labels |= {"xlabel": t("formats.grad.xlabel"), "ylabel": t("formats.grad.ylabel")}
+    labels |= {"noValues": t("formats.grad.no_values"), "zero": t("formats.status.zero")}
+    bands = _module_constant("widgets/gradient_underflow.py", "BANDS")
+    labels["bands"] = {b: t(f"formats.grad.band.{b}") for b in bands}
+    labels["kinds"] = {  # kind_label: the catalogue's name, else the dict key as it is
+        k: t(f"formats.grad.kind.{k}") if f"formats.grad.kind.{k}" in words else k
+        for k in data["kinds"]
+    }
+    return {"data": data, "labels": labels}
+
+
 def browser_widget_output(widget: str, config: dict) -> dict:
     """The output that replaces a widget's saved view on the site: its config and its module."""
     data = json.dumps(config, ensure_ascii=False).replace("</", "<\\/")
@@ -247,9 +289,11 @@ def stage_notebook(book: book_yml.Book, source: Path, target: Path) -> None:
         if cell["cell_type"] == "markdown":
             cell["source"] = page_markdown("".join(cell["source"]), remote_badge)
         elif match := BROWSER_WIDGET.match("".join(cell["source"])):
-            cell["outputs"] = [
-                browser_widget_output(match[1], widget_config(*match.groups(), lang))
-            ]
+            if match[1] == "GradientUnderflow":  # its values were computed in the notebook
+                config = underflow_config(cell["outputs"], lang, f"{source.name}: {cell['id']}")
+            else:
+                config = widget_config(*match.groups(), lang)
+            cell["outputs"] = [browser_widget_output(match[1], config)]
     target.write_text(json.dumps(nb, ensure_ascii=False), encoding="utf-8")
 
 

@@ -1,6 +1,6 @@
 // Call an ES module's function on many arguments, for tests that compare it with Python.
 //   node tools/run_js.mjs < request.json
-// Request: {"module": "<path>", "function": "<name>", "calls": [[arg, ...], ...], "first": [arg, ...]};
+// Request: {"module": "<path>", "function": "<name> (or a table it exports)", "calls": [[arg, ...], ...], "first": [arg, ...]};
 // the optional "first" arguments go before each call's own (one large object, decoded once).
 // A double travels (in lists and objects too) as the string "f:<16 hex digits of its IEEE bits>" (exact, inf and NaN
 // included); other JSON values pass as they are. The answer is the list of results, on stdout.
@@ -30,7 +30,9 @@ const encode = (v) => {
 
 const request = JSON.parse(readFileSync(0, "utf8"));
 const module = await import(pathToFileURL(resolve(request.module)).href);
-const fn = module[request.function];
-if (typeof fn !== "function") throw new Error(`${request.module} exports no ${request.function}`);
+const exported = module[request.function];
+if (exported === undefined) throw new Error(`${request.module} exports no ${request.function}`);
+// A function is called; any other export (a table such as FORMATS) is read: exported[key].
+const fn = typeof exported === "function" ? exported : (key) => exported[key];
 const first = decode(request.first ?? []);
 process.stdout.write(JSON.stringify(request.calls.map((args) => encode(fn(...first, ...decode(args))))));

@@ -42,6 +42,9 @@ from matplotlib.figure import Figure
 from mpteach import figures, i18n
 
 IPYWIDGETS_MAJOR = int(widgets.__version__.split(".")[0])
+WEB_DATA_MIME = "application/vnd.mpteach.web-data+json"
+"""The output entry with the data a widget drawn by the website needs when its arguments were
+computed in the notebook (tools/build_site.py reads it; notebook front ends ignore it)."""
 
 _POWER_OF_TWO = re.compile(r"([+-]?)2\s*(?:\^|\*\*)\s*\(?\s*([+-]?\d+)\s*\)?")
 

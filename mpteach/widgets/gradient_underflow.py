@@ -18,6 +18,7 @@ The numbers come from :func:`underflow_report` (casts and classification by
 
 from __future__ import annotations
 
+import base64
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -29,7 +30,7 @@ from matplotlib.patches import Patch
 
 from mpteach import formats as float_formats
 from mpteach import i18n
-from mpteach.widgets._common import FigureView, figure_text, new_figure
+from mpteach.widgets._common import WEB_DATA_MIME, FigureView, figure_text, new_figure
 from mpteach.widgets.float_explorer import STATUS_COLOURS
 
 BANDS: tuple[str, ...] = ("zero", "underflow_to_zero", "subnormal", "normal", "overflow")
@@ -351,6 +352,36 @@ class GradientUnderflow(widgets.VBox):
 
     def _t(self, name: str, **values: object) -> str:
         return i18n.t(f"formats.grad.{name}", self.lang, **values)
+
+    def browser_data(self) -> dict[str, Any]:
+        """What the website's GradientUnderflow (``web/underflow.js``) needs to be this widget
+        with no kernel: the values (float64, base64 of little-endian bytes: a few KB for the
+        course's models), their bins, and the initial settings. The notebook's output carries it
+        (:data:`WEB_DATA_MIME`), so the site is built from the very gradients the notebook computed.
+
+        >>> data = GradientUnderflow({"g": [0.0, 1e-9, 1e-3]}, lang="en").browser_data()
+        >>> data["kinds"], data["bins"], data["scaleExponent"], data["formats"][0]
+        (['g'], {'g': [-30, 14]}, 0, 'float16')
+        """
+        return {
+            "kinds": list(self.gradients),
+            "values": {
+                name: base64.b64encode(v.astype("<f8").tobytes()).decode()
+                for name, v in self.gradients.items()
+            },
+            "bins": {name: list(bins) for name, bins in self.bins.items()},
+            "scaleExponent": int(self.slider.value),
+            "maxScaleExponent": int(self.slider.max),
+            "format": self.format_menu.value,
+            "formats": list(FORMATS),
+            "source": self.source,
+        }
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any] | None:
+        bundle = super()._repr_mimebundle_(**kwargs)
+        if bundle is not None:  # ipywidgets 8; 7.x displays itself and has no web data
+            bundle = {**bundle, WEB_DATA_MIME: self.browser_data()}
+        return bundle
 
     def _update(self, rebuild: bool) -> None:
         kind = self.kind_menu.value

@@ -20,26 +20,19 @@
 //       dynamics-data.json, next to this module), initial (settings other than the defaults)}.
 //       The controls' choices and defaults come with the data (its "widget" entry).
 import { trajectory } from "./lossscale.js";
-import { htmlNode, svgNode } from "./dom.js";
+import { fromBase64 } from "./binary.js";
+import { htmlNode, svgNode, withData } from "./dom.js";
 import { fill } from "./parse.js";
-import { pyFixed, pyG } from "./pyformat.js";
+import { pyFixed, pyG, scaleText as fullScaleText } from "./pyformat.js";
 
 const FLOAT16_SMALLEST_LOG2 = -24;
 const FLOAT16_MAX = 65504;
 const COLOURS = { band: "#2e7d32", over: "#c62828", under: "#1565c0", scale: "#212121", settle: "#6a1b9a" };
-const SUPERSCRIPT = { "-": "⁻", 0: "⁰", 1: "¹", 2: "²", 3: "³", 4: "⁴", 5: "⁵", 6: "⁶", 7: "⁷", 8: "⁸", 9: "⁹" };
-
-function bytes(base64) {
-  const text = atob(base64);
-  const out = new Uint8Array(text.length);
-  for (let i = 0; i < text.length; i++) out[i] = text.charCodeAt(i);
-  return out.buffer;
-}
 
 const decoded = new WeakMap();
 export function decode(data) {
   if (!decoded.has(data)) {
-    decoded.set(data, { top: new Float64Array(bytes(data.topLog2)), limit: new Int8Array(bytes(data.limit)) });
+    decoded.set(data, { top: fromBase64(data.topLog2, Float64Array), limit: fromBase64(data.limit, Int8Array) });
   }
   return decoded.get(data);
 }
@@ -107,10 +100,9 @@ export function describe(s, labels) {
   ].join(" ");
 }
 
+// The scale as Python's widget titles write it: scale_text(scale).split(" =")[0].
 export function scaleText(scale) {
-  const exponent = Math.log2(scale);
-  if (!Number.isInteger(exponent)) return pyG(scale, 6);
-  return "2" + [...String(exponent)].map((c) => SUPERSCRIPT[c]).join("");
+  return fullScaleText(scale).split(" =")[0];
 }
 
 function settingText(name, config) {
@@ -141,15 +133,7 @@ function range(low, high) {
 
 export function mount(element, config) {
   element.classList.add("mpteach-dynamics");
-  const note = htmlNode("div", { className: "mpteach-message", textContent: "…" });
-  element.append(note);
-  fetch(new URL(config.data, import.meta.url))
-    .then((response) => {
-      if (!response.ok) throw new Error(`${config.data}: HTTP ${response.status}`);
-      return response.json();
-    })
-    .then((data) => { note.remove(); build(element, { ...config, ...data.widget }, data); })
-    .catch((problem) => { note.textContent = String(problem); throw problem; });
+  withData(element, config.data, (data) => build(element, { ...config, ...data.widget }, data));
 }
 
 function build(element, config, data) {

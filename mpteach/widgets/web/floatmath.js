@@ -6,7 +6,9 @@
 //
 // Exports:
 //   FORMATS                      facts per format name (bits, exponentBits, mantissaBits, bias,
-//                                max, smallestNormal, smallestSubnormal, hasInf)
+//                                max, smallestNormal, smallestSubnormal, hasInf,
+//                                underflowThreshold, overflowThreshold)
+//   exponentOf(a)                floor(log2 a) of a positive finite double, exactly
 //   roundTo(x, fmt, saturate)    the value stored when the double x is cast to fmt
 //   classify(x, fmt, saturate)   one of mpteach.formats.STATUSES
 //   nextUp(x, fmt), nextDown(x, fmt)   one ULP step from x, as mpteach.formats.next_up/next_down
@@ -33,6 +35,8 @@ function facts(exponentBits, mantissaBits, hasInf) {
     max: 2 ** maxExponent * (1 + maxMantissa / 2 ** mantissaBits),
     smallestNormal: 2 ** (1 - bias),
     smallestSubnormal: 2 ** (1 - bias - mantissaBits),
+    underflowThreshold: 2 ** (-bias - mantissaBits), // half the smallest subnormal
+    overflowThreshold: 2 ** maxExponent * (1 + (maxMantissa + 0.5) / 2 ** mantissaBits),
   };
 }
 
@@ -54,7 +58,7 @@ function format(fmt) {
 }
 
 // The exponent of a positive finite double: floor(log2(a)), exactly (read from its bits).
-function exponentOf(a) {
+export function exponentOf(a) {
   const view = new DataView(new ArrayBuffer(8));
   view.setFloat64(0, a);
   const biased = (view.getUint16(0) >> 4) & 0x7ff;

@@ -4,9 +4,15 @@ import { mount as lossScaleDynamics } from "./dynamics.js";
 import { mount as floatExplorer } from "./floatexplorer.js";
 import { mount as rangeChart } from "./rangechart.js";
 import { mount as speedupExplorer } from "./speedup.js";
+import { mount as gradientUnderflow } from "./underflow.js";
 
-const MOUNT = { FloatExplorer: floatExplorer, LossScaleDynamics: lossScaleDynamics, RangeChart: rangeChart,
-  SpeedupExplorer: speedupExplorer };
+const MOUNT = {
+  FloatExplorer: floatExplorer,
+  GradientUnderflow: gradientUnderflow,
+  LossScaleDynamics: lossScaleDynamics,
+  RangeChart: rangeChart,
+  SpeedupExplorer: speedupExplorer,
+};
 
 export function mountAll(root = document) {
   for (const element of root.querySelectorAll(".mpteach-widget:not([data-mounted])")) {

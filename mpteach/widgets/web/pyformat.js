@@ -4,6 +4,8 @@
 //   pyRepr(x)      repr(x) of a Python float: '0.1', '1e-05', '100000.0', '1e+16', 'inf', 'nan'
 //   pyG(x, digits) format(x, f".{digits}g")
 //   exactDecimal(x)  str(decimal.Decimal(x)): the exact decimal expansion of a double
+//   scaleText(scale)  scale_text of mpteach.widgets.gradient_underflow: '2¹⁵ = 32768' for a power
+//                  of two, else format(scale, "g")
 //   pyFixed(x, digits)  format(x, f".{digits}f"): half to even on the exact value (JS's toFixed
 //                  rounds ties up)
 // tests/test_widgets_js.py compares them with Python on many values.
@@ -120,4 +122,13 @@ export function exactDecimal(x) {
     return `${sign}${head}E${adjusted}`;
   }
   return sign + text;
+}
+
+const SUPERSCRIPT = { "-": "⁻", 0: "⁰", 1: "¹", 2: "²", 3: "³", 4: "⁴", 5: "⁵", 6: "⁶", 7: "⁷", 8: "⁸", 9: "⁹" };
+
+export function scaleText(scale) {
+  const exponent = Math.log2(scale);
+  if (!Number.isInteger(exponent) || 2 ** exponent !== scale) return pyG(scale, 6);
+  const power = [...String(exponent)].map((c) => SUPERSCRIPT[c]).join("");
+  return `2${power} = ${pyG(scale, 17)}`;
 }

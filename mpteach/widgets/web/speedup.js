@@ -11,7 +11,7 @@
 // Exports:
 //   mount(element, config)  config: {data (URL of speedup-<lang>.json, next to this module),
 //                           workload ("matmul", "dense" or "cnn")}
-import { htmlNode, svgNode } from "./dom.js";
+import { htmlNode, svgNode, withData } from "./dom.js";
 import { pyFixed } from "./pyformat.js";
 
 const WIDTH = 760;
@@ -19,15 +19,7 @@ const ORDER = ["float16", "bfloat16", "float32"];
 
 export function mount(element, config) {
   element.classList.add("mpteach-speedup");
-  const note = htmlNode("div", { className: "mpteach-message", textContent: "…" });
-  element.append(note);
-  fetch(new URL(config.data, import.meta.url))
-    .then((response) => {
-      if (!response.ok) throw new Error(`${config.data}: HTTP ${response.status}`);
-      return response.json();
-    })
-    .then((data) => { note.remove(); build(element, config, data); })
-    .catch((problem) => { note.textContent = String(problem); throw problem; });
+  withData(element, config.data, (data) => build(element, config, data));
 }
 
 function select(className, entries, value) {
