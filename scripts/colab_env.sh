@@ -18,7 +18,10 @@ if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then exit 0; fi
 rm -rf "$VENV"
 "$PY" -m venv "$VENV"
 pip() { "$VENV/bin/python" -m pip "$@" 2>&1 | grep -v -E "^WARNING: Location .* is ignored" || true; }
+# jupyterlab_widgets 1.x: ipywidgets 7's JupyterLab front end, standing in for Colab's own in the
+# browser test (tests/test_lab.py); pip would otherwise pick 3.x, which cannot draw 7.x widgets.
 pip install --quiet 'tensorflow==2.20.*' 'keras==3.13.*' 'ipywidgets==7.7.1' 'matplotlib==3.10.*' \
+  'jupyterlab_widgets>=1.1,<2' \
   'scikit-learn' 'ipykernel' 'pytest' 'pytest-xdist' 'hypothesis' 'nbval' 'nbformat' 'nbclient' 'pyyaml'
 before=$("$VENV/bin/python" -m pip freeze 2>/dev/null | grep -i -E '^(tensorflow|keras|ipywidgets|matplotlib)==' | sort)
 pip install --quiet .

@@ -11,6 +11,11 @@ echo "== lint (ruff)"
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
 
+if [ "${MPTEACH_SKIP_COLAB:-0}" != 1 ]; then
+  echo "== Colab-like environment (.venv-colab; the live-kernel browser test uses it too)"
+  bash scripts/colab_env.sh
+fi
+
 echo "== website: build _build/site, chromium for the browser tests, screenshots"
 bash scripts/site.sh --screenshots
 
@@ -20,8 +25,7 @@ echo "== tests, docstring examples and notebooks (Python $(.venv/bin/python -c '
   --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg notebooks
 
 if [ "${MPTEACH_SKIP_COLAB:-0}" != 1 ]; then
-  echo "== Colab-like environment"
-  bash scripts/colab_env.sh
+  echo "== Colab-like environment: tests and notebooks"
   # the checkout, not the copy installed by colab_env.sh, is what is tested (kernels too)
   PYTHONPATH="$PWD" .venv-colab/bin/python -m pytest -n 2 --dist loadscope -p no:cacheprovider -m "not slow" \
     --doctest-modules mpteach tests
