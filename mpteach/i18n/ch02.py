@@ -53,8 +53,7 @@ MESSAGES = {
         "o la parte que sigue a «mixed_».",
         "ko": "{name!r}의 연산 dtype은 {answer!r}이(가) 아닙니다. 연산 dtype은 이름 그 자체이거나 "
         '"mixed_" 뒤의 부분입니다.',
-        "ru": "{name!r} не вычисляет в {answer!r}. Его dtype вычислений — это само имя "
-        "или его часть после «mixed_».",
+        "ru": "Политика {name!r} считает не в {answer!r}. Её dtype вычислений — это само имя или его часть после «mixed_».",
     },
     "checks.ch02.policy_variable_mixed": {
         "en": '{name!r} does not store its variables in {answer!r}: every "mixed_" policy keeps '
@@ -92,7 +91,7 @@ MESSAGES = {
         "zh": '正确：dtype="float32" 只为这一层覆盖全局策略。',
         "es": 'Correcto: dtype="float32" prevalece sobre la política global solo para esta capa.',
         "ko": '정답입니다. dtype="float32"는 이 레이어 하나에 대해서만 전역 정책을 덮어씁니다.',
-        "ru": 'Верно: dtype="float32" заменяет глобальную политику только для этого слоя.',
+        "ru": 'Верно: dtype="float32" переопределяет глобальную политику только для этого слоя.',
     },
     "checks.ch02.float32_layer_mixed": {
         "en": "This layer took the global policy {name!r} and computes in 16 bits. "

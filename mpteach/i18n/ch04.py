@@ -29,8 +29,7 @@ MESSAGES = {
         "leave out its dtype argument, and it uses the variable dtype.",
         "zh": "在 {policy!r} 下权重保存为 {stored}，而不是 {right}。让 add_weight 自己决定："
         "不传 dtype 参数，它就会使用变量 dtype。",
-        "es": "Con {policy!r} los pesos se guardan como {stored}, no {right}. Deja que add_weight elija: "
-        "sin el argumento dtype usa el dtype de variable.",
+        "es": "Con {policy!r} los pesos se guardan como {stored}, no {right}. Deja que add_weight elija: sin el argumento dtype usa el dtype de las variables.",
         "ko": "{policy!r}에서 가중치가 {right}이(가) 아니라 {stored}(으)로 저장됩니다. add_weight에 dtype 인자를 "
         "주지 않으면 변수 dtype을 사용합니다.",
         "ru": "С политикой {policy!r} веса хранятся как {stored}, а не {right}. Пусть выбирает add_weight: "
@@ -41,8 +40,7 @@ MESSAGES = {
         "part in float32, cast the result back to self.compute_dtype.",
         "zh": "在 {policy!r} 下输出是 {dtype}，而不是计算 dtype {compute}。如果某一部分用 float32 计算，"
         "请把结果转换回 self.compute_dtype。",
-        "es": "Con {policy!r} la salida es {dtype}, no el dtype de cálculo {compute}. Si calculas una "
-        "parte en float32, convierte el resultado de vuelta a self.compute_dtype.",
+        "es": "Con {policy!r} la salida es {dtype}, no el dtype de cálculo {compute}. Si calculas una parte en float32, vuelve a convertir el resultado a self.compute_dtype.",
         "ko": "{policy!r}에서 출력이 연산 dtype {compute}이(가) 아니라 {dtype}입니다. 일부를 float32로 "
         "계산했다면 결과를 self.compute_dtype으로 되돌리세요.",
         "ru": "С политикой {policy!r} выход имеет dtype {dtype}, а не dtype вычислений {compute}. Если часть "
@@ -80,8 +78,7 @@ MESSAGES = {
         "float16's largest value: compute the mean of squares in float32, then cast back.",
         "zh": "在 {policy!r} 下输入 300 得到了 {value}，而不是 1。300² = 90000 超过了 float16 的最大值 65504："
         "请用 float32 计算平方的均值，再转换回来。",
-        "es": "Con {policy!r} una entrada de 300 dio {value} en vez de 1. 300² = 90000 supera 65504, "
-        "el mayor valor de float16: calcula la media de los cuadrados en float32 y luego convierte de vuelta.",
+        "es": "Con {policy!r} una entrada de 300 dio {value} en vez de 1. 300² = 90000 supera 65504, el mayor valor de float16: calcula la media de los cuadrados en float32 y luego vuelve a convertir el resultado.",
         "ko": "{policy!r}에서 입력 300이 1이 아니라 {value}이(가) 되었습니다. 300² = 90000은 float16의 최댓값 "
         "65504보다 큽니다. 제곱의 평균을 float32로 계산한 뒤 되돌리세요.",
         "ru": "С политикой {policy!r} вход 300 дал {value} вместо 1. 300² = 90000 больше 65504, "

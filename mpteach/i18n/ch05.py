@@ -81,9 +81,9 @@ MESSAGES = {
     "checks.ch05.wraps_missed": {
         "en": "{policy}: compile does wrap the optimizer in a LossScaleOptimizer here (unless you pass auto_scale_loss=False): float16 gradients can underflow.",
         "zh": "{policy}：这里 compile 会把优化器包进 LossScaleOptimizer（除非传入 auto_scale_loss=False）：float16 梯度可能下溢。",
-        "es": "{policy}: aquí compile sí envuelve el optimizador en un LossScaleOptimizer (salvo que pases auto_scale_loss=False): los gradientes en float16 pueden subdesbordarse.",
+        "es": "{policy}: aquí compile sí envuelve el optimizador en un LossScaleOptimizer (salvo que pases auto_scale_loss=False): los gradientes en float16 pueden sufrir subdesbordamiento.",
         "ko": "{policy}: 여기서는 compile이 옵티마이저를 LossScaleOptimizer로 감쌉니다(auto_scale_loss=False를 주지 않는 한). float16 그래디언트는 언더플로될 수 있기 때문입니다.",
-        "ru": "{policy}: здесь compile оборачивает оптимизатор в LossScaleOptimizer (если не передать auto_scale_loss=False): градиенты в float16 могут уйти в антипереполнение (обнулиться).",
+        "ru": "{policy}: здесь compile оборачивает оптимизатор в LossScaleOptimizer (если не передать auto_scale_loss=False): градиенты в float16 могут обнулиться из-за антипереполнения.",
     },
     "checks.ch05.no_wrap_bfloat16": {
         "en": "{policy}: compile adds no loss scaling: bfloat16 has float32's 8 exponent bits, so gradients do not underflow.",

@@ -3,24 +3,24 @@
 MESSAGES = {
     "course.ch08.cpu": {
         "en": "No GPU or TPU here: the live measurements time this CPU. GPU numbers come from published measurements, each with its hardware and source; for TPUs there is only a vendor claim, labelled as one.",
-        "zh": "这里没有 GPU 或 TPU：现场测量的是这颗 CPU。GPU 的数据来自已发表的测量，每一条都注明了硬件和出处；TPU 只有厂商的说法，并已标明。",
+        "zh": "这里没有 GPU 或 TPU：现场测量的是这颗 CPU。GPU 的数据来自公开发表的测量，每一条都注明了硬件和出处；TPU 只有厂商宣称的数字，并已标明。",
         "es": "Aquí no hay GPU ni TPU: las mediciones en vivo cronometran esta CPU. Las cifras de GPU vienen de mediciones publicadas, cada una con su hardware y su fuente; para las TPU solo hay una afirmación del fabricante, señalada como tal.",
-        "ko": "GPU나 TPU가 없으므로 실시간 측정은 이 CPU를 잽니다. GPU 수치는 하드웨어와 출처가 표시된 공개 측정에서 가져오며, TPU에는 제조사의 주장만 있고 그렇게 표시되어 있습니다.",
-        "ru": "GPU и TPU здесь нет: живые замеры измеряют этот CPU. Цифры для GPU взяты из опубликованных измерений, у каждого указаны оборудование и источник; для TPU есть только заявление производителя, помеченное как таковое.",
+        "ko": "GPU나 TPU가 없으므로 실시간 측정은 이 CPU에서 이루어집니다. GPU 수치는 하드웨어와 출처가 표시된 공개 측정값에서 가져오며, TPU 수치는 벤더의 주장뿐이고 그렇게 표시되어 있습니다.",
+        "ru": "GPU и TPU здесь нет: замеры в реальном времени выполняются на этом CPU. Цифры для GPU взяты из опубликованных измерений, у каждого указаны оборудование и источник; для TPU есть только заявление производителя, помеченное как таковое.",
     },
     "course.ch08.gpu": {
         "en": "A GPU is available: the live measurements time it, so you can see its Tensor Cores at work. Raise the sizes for clearer numbers.",
         "zh": "检测到 GPU：现场测量的就是它，你可以看到 Tensor Core 的效果。把尺寸调大，数字会更清楚。",
         "es": "Hay una GPU disponible: las mediciones en vivo la cronometran, así que verás trabajar sus Tensor Cores. Aumenta los tamaños para cifras más claras.",
-        "ko": "GPU를 사용할 수 있어 실시간 측정이 GPU를 잽니다. Tensor Core가 일하는 모습을 볼 수 있습니다. 크기를 키우면 수치가 더 분명해집니다.",
-        "ru": "Доступен GPU: живые замеры измеряют его, и вы увидите работу тензорных ядер. Увеличьте размеры, чтобы цифры были нагляднее.",
+        "ko": "GPU를 사용할 수 있어 실시간 측정이 GPU에서 이루어지므로 Tensor Core가 실제로 동작하는 모습을 볼 수 있습니다. 크기를 키우면 수치가 더 분명해집니다.",
+        "ru": "Доступен GPU: замеры в реальном времени выполняются на нём, и вы увидите работу тензорных ядер. Увеличьте размеры, чтобы цифры были нагляднее.",
     },
     "course.ch08.tpu": {
         "en": "A TPU runtime: the live measurements here time the host CPU, not the TPU. No published float32-vs-bfloat16 TPU training measurement was found; the TPU figure is a vendor claim, labelled as one.",
         "zh": "TPU 运行时：这里的现场测量测的是主机 CPU，而不是 TPU。我们没有找到已发表的 TPU 上 float32 与 bfloat16 训练的对比测量；TPU 的数字是厂商的说法，并已标明。",
         "es": "Entorno TPU: las mediciones en vivo cronometran la CPU del host, no la TPU. No se encontró ninguna medición publicada de entrenamiento en TPU con float32 frente a bfloat16; la cifra de TPU es una afirmación del fabricante, señalada como tal.",
-        "ko": "TPU 런타임입니다. 여기의 실시간 측정은 TPU가 아니라 호스트 CPU를 잽니다. TPU에서 float32와 bfloat16의 학습을 비교한 공개 측정은 찾지 못했으며, TPU 수치는 제조사의 주장으로 표시되어 있습니다.",
-        "ru": "Среда TPU: живые замеры здесь измеряют CPU хоста, а не TPU. Опубликованного измерения обучения на TPU во float32 против bfloat16 найти не удалось; цифра для TPU — заявление производителя и помечена как таковое.",
+        "ko": "TPU 런타임입니다. 여기의 실시간 측정은 TPU가 아니라 호스트 CPU에서 이루어집니다. TPU에서 float32와 bfloat16의 훈련을 비교한 공개 측정값은 찾지 못했으며, TPU 수치는 벤더의 주장으로 표시되어 있습니다.",
+        "ru": "Среда TPU: замеры в реальном времени здесь выполняются на CPU хоста, а не на TPU. Опубликованного измерения обучения на TPU в float32 против bfloat16 найти не удалось; цифра для TPU — заявление производителя и помечена как таковое.",
     },
     "checks.ch08.need_int": {
         "en": "Expected a whole number, but the answer is of type {actual}.",

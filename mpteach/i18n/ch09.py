@@ -4,7 +4,7 @@ MESSAGES = {
     "course.ch09.cpu": {
         "en": "No GPU here: Keras emulates float8 on the CPU (it casts to float8 and back), so every number in this chapter is a true float8 number, but nothing runs faster. FP8 speed needs a GPU with FP8 Tensor Cores.",
         "zh": "这里没有 GPU：Keras 在 CPU 上模拟 float8（先转换成 float8 再转回来），所以本章的每个数都是真正的 float8 数值，但不会更快。FP8 的速度需要带 FP8 Tensor Core 的 GPU。",
-        "es": "Aquí no hay GPU: Keras emula float8 en la CPU (convierte a float8 y de vuelta), así que cada número de este capítulo es un auténtico valor float8, pero nada va más rápido. La velocidad de FP8 requiere una GPU con Tensor Cores FP8.",
+        "es": "Aquí no hay GPU: Keras emula float8 en la CPU (convierte a float8 y vuelve a convertir al dtype original), así que cada número de este capítulo es un auténtico valor float8, pero nada va más rápido. La velocidad de FP8 requiere una GPU con Tensor Cores FP8.",
         "ko": "여기에는 GPU가 없습니다. Keras는 CPU에서 float8을 에뮬레이션하므로(float8로 캐스팅했다가 되돌림) 이 장의 모든 수는 실제 float8 값이지만 더 빨라지지는 않습니다. FP8 속도를 얻으려면 FP8 Tensor Core가 있는 GPU가 필요합니다.",
         "ru": "GPU здесь нет: Keras эмулирует float8 на CPU (приводит к float8 и обратно), поэтому все числа в этой главе — настоящие значения float8, но быстрее ничего не работает. Для скорости FP8 нужен GPU с тензорными ядрами FP8.",
     },
@@ -31,14 +31,14 @@ MESSAGES = {
     },
     "checks.ch09.span_too_narrow": {
         "en": "Not {fmt}: it covers only {have} octaves ({low} to {high}), and the tensor spans {need}. Scaled so that its largest value lands on {high}, its smallest would be {smallest}, below the smallest subnormal: it becomes zero.",
-        "zh": "不是 {fmt}：它只覆盖 {have} 个2 倍区间（{low} 到 {high}），而这个张量跨越 {need} 个。若缩放到最大值落在 {high}，最小值会是 {smallest}，低于最小的次正规数，于是变成零。",
+        "zh": "不是 {fmt}：它只覆盖 {have} 个 2 倍区间（{low} 到 {high}），而这个张量跨越 {need} 个。若缩放到最大值落在 {high}，最小值会是 {smallest}，低于最小的次正规数，于是变成零。",
         "es": "No es {fmt}: solo cubre {have} octavas ({low} a {high}) y el tensor abarca {need}. Escalado para que su mayor valor caiga en {high}, el menor sería {smallest}, por debajo del menor subnormal: se convierte en cero.",
         "ko": "{fmt}이(가) 아닙니다. 이 형식은 {have} 옥타브({low}부터 {high}까지)만 담는데 텐서는 {need} 옥타브에 걸쳐 있습니다. 가장 큰 값이 {high}에 오도록 스케일하면 가장 작은 값은 {smallest}(으)로 가장 작은 비정규 수보다 작아져 0이 됩니다.",
         "ru": "Не {fmt}: он охватывает только {have} октав (от {low} до {high}), а тензор — {need}. Если масштабировать так, чтобы наибольшее значение пришлось на {high}, наименьшее станет {smallest} — меньше наименьшего субнормального числа, то есть нулём.",
     },
     "checks.ch09.span_ok": {
         "en": "Right: {fmt} covers {have} octaves ({low} to {high}), enough for the tensor's {need}; one scale factor moves the tensor's range onto it.",
-        "zh": "正确：{fmt} 覆盖 {have} 个2 倍区间（{low} 到 {high}），足以容纳张量的 {need} 个；一个缩放因子就能把张量的范围移到它上面。",
+        "zh": "正确：{fmt} 覆盖 {have} 个 2 倍区间（{low} 到 {high}），足以容纳张量的 {need} 个；一个缩放因子就能把张量的范围移到它上面。",
         "es": "Correcto: {fmt} cubre {have} octavas ({low} a {high}), suficiente para las {need} del tensor; un factor de escala desplaza el rango del tensor sobre él.",
         "ko": "정답입니다. {fmt}은(는) {have} 옥타브({low}부터 {high}까지)를 담아 텐서의 {need} 옥타브에 충분합니다. 스케일 인자 하나로 텐서의 범위를 그 위로 옮길 수 있습니다.",
         "ru": "Верно: {fmt} охватывает {have} октав (от {low} до {high}), этого хватает для {need} октав тензора; один масштабный множитель переносит диапазон тензора на него.",
@@ -101,7 +101,7 @@ MESSAGES = {
     },
     "checks.ch09.paths_ok": {
         "en": "Right: an exact key wins, otherwise exactly one regex must match the whole path; two matches are an error, and no match gives the default.",
-        "zh": "正确：精确键优先；否则必须恰好有一个正则表达式匹配整个路径；两个匹配是错误，没有匹配则用默认策略。",
+        "zh": "正确：完全相同的键优先；否则必须恰好有一个正则表达式匹配整个路径；匹配到两个则报错，没有匹配则使用默认策略。",
         "es": "Correcto: una clave exacta gana; si no, exactamente una regex debe coincidir con la ruta entera; dos coincidencias son un error, y ninguna da la política por defecto.",
         "ko": "정답입니다. 정확한 키가 우선이고, 그렇지 않으면 정확히 하나의 정규 표현식이 경로 전체와 일치해야 합니다. 두 개가 일치하면 오류이고, 하나도 없으면 기본값입니다.",
         "ru": "Верно: точный ключ побеждает, иначе ровно одно регулярное выражение должно совпасть со всем путём; два совпадения — ошибка, ни одного — политика по умолчанию.",

@@ -104,28 +104,28 @@ MESSAGES = {
     "doctor.uncast-tensor-creation.what": {
         "en": "A tensor made inside the layer without a dtype is float32, and it meets {compute} inputs or variables.",
         "zh": "层内未指定 dtype 创建的张量是 float32，却要与 {compute} 的输入或变量一起运算。",
-        "es": "Un tensor creado dentro de la capa sin dtype es float32 y se encuentra con entradas o variables en {compute}.",
+        "es": "Un tensor creado dentro de la capa sin dtype es float32 y se combina con entradas o variables en {compute}.",
         "ko": "레이어 안에서 dtype 없이 만든 텐서는 float32이고, 이것이 {compute} 입력이나 변수와 함께 연산됩니다.",
         "ru": "Тензор, созданный внутри слоя без dtype, имеет тип float32 и встречается с входами или переменными в {compute}.",
     },
     "doctor.uncast-tensor-creation.why": {
         "en": "Under a mixed policy the inputs and the variables arrive in {compute}, but tf.random.normal, tf.ones, tf.constant, keras.random.normal and similar functions create float32 unless told otherwise. TensorFlow operations refuse to mix dtypes (an error); keras.ops promote the result to float32 instead, so the rest of the layer silently runs in float32.",
         "zh": "在混合策略下，输入和变量以 {compute} 到达，而 tf.random.normal、tf.ones、tf.constant、keras.random.normal 等函数在未指定时创建 float32。TensorFlow 运算拒绝混合 dtype（报错）；keras.ops 则把结果提升为 float32，于是层的其余部分悄悄地以 float32 运行。",
-        "es": "Con una política mixta, las entradas y las variables llegan en {compute}, pero tf.random.normal, tf.ones, tf.constant, keras.random.normal y funciones parecidas crean float32 si no se les indica otra cosa. Las operaciones de TensorFlow se niegan a mezclar dtypes (un error); keras.ops, en cambio, promueve el resultado a float32, y el resto de la capa se ejecuta en float32 sin avisar.",
+        "es": "Con una política mixta, las entradas y las variables llegan en {compute}, pero tf.random.normal, tf.ones, tf.constant, keras.random.normal y funciones parecidas crean float32 si no se les indica otra cosa. Las operaciones de TensorFlow se niegan a mezclar dtypes y lanzan un error; keras.ops, en cambio, promueve el resultado a float32, y el resto de la capa se ejecuta en float32 sin avisar.",
         "ko": "혼합 정책에서는 입력과 변수가 {compute}(으)로 들어오지만, tf.random.normal, tf.ones, tf.constant, keras.random.normal 같은 함수는 따로 지정하지 않으면 float32를 만듭니다. TensorFlow 연산은 dtype을 섞지 않으므로 오류가 나고, keras.ops는 결과를 float32로 승격하므로 레이어의 나머지 부분이 조용히 float32로 실행됩니다.",
-        "ru": "При смешанной политике входы и переменные приходят в {compute}, но tf.random.normal, tf.ones, tf.constant, keras.random.normal и похожие функции по умолчанию создают float32. Операции TensorFlow не смешивают dtype (ошибка); keras.ops вместо этого повышает результат до float32, и остаток слоя молча выполняется в float32.",
+        "ru": "При смешанной политике входы и переменные приходят в {compute}, но tf.random.normal, tf.ones, tf.constant, keras.random.normal и похожие функции по умолчанию создают float32. Операции TensorFlow не смешивают dtype (ошибка); keras.ops вместо этого повышает результат до float32, и оставшаяся часть слоя молча выполняется в float32.",
     },
     "doctor.uncast-tensor-creation.fix": {
         "en": "Create new tensors in the compute dtype: pass dtype=inputs.dtype or dtype=self.compute_dtype.",
         "zh": "以计算 dtype 创建新张量：传入 dtype=inputs.dtype 或 dtype=self.compute_dtype。",
         "es": "Crea los tensores nuevos en el dtype de cálculo: pasa dtype=inputs.dtype o dtype=self.compute_dtype.",
-        "ko": "새 텐서는 연산 dtype으로 만드세요: dtype=inputs.dtype 또는 dtype=self.compute_dtype을 전달합니다.",
+        "ko": "새 텐서는 연산 dtype으로 만드세요. dtype=inputs.dtype 또는 dtype=self.compute_dtype을 전달하면 됩니다.",
         "ru": "Создавайте новые тензоры в dtype вычислений: передайте dtype=inputs.dtype или dtype=self.compute_dtype.",
     },
     "doctor.autocast-off-variable.what": {
         "en": "The variable {variables} was created with autocast=False, so inside call it stays float32 and meets {compute} tensors.",
         "zh": "变量 {variables} 创建时设置了 autocast=False，因此在 call 内仍是 float32，却要与 {compute} 张量一起运算。",
-        "es": "La variable {variables} se creó con autocast=False, así que dentro de call sigue en float32 y se encuentra con tensores en {compute}.",
+        "es": "La variable {variables} se creó con autocast=False, así que dentro de call sigue en float32 y se combina con tensores en {compute}.",
         "ko": "변수 {variables}은(는) autocast=False로 만들어져서 call 안에서도 float32로 남고 {compute} 텐서와 함께 연산됩니다.",
         "ru": "Переменная {variables} создана с autocast=False, поэтому внутри call она остаётся float32 и встречается с тензорами в {compute}.",
     },
@@ -238,7 +238,7 @@ MESSAGES = {
         "en": "Keras already reads autocast variables in the compute dtype inside call, so the cast from the old get_layer_policy recipe is not needed. At best it does nothing; cast to self.dtype (the variable dtype, float32 in Keras 3) or to float32, it switches mixed precision off for that computation or causes dtype errors.",
         "zh": "Keras 已经在 call 内以计算 dtype 读取自动转换的变量，所以旧的 get_layer_policy 写法中的转换是多余的。最好的情况下它什么也不做；若转换为 self.dtype（变量 dtype，在 Keras 3 中是 float32）或 float32，它会让这部分计算关闭混合精度，或者引发 dtype 错误。",
         "es": "Keras ya lee las variables con autocast en el dtype de cálculo dentro de call, así que la conversión de la vieja receta con get_layer_policy sobra. En el mejor caso no hace nada; si convierte a self.dtype (el dtype de las variables, float32 en Keras 3) o a float32, desactiva la precisión mixta en ese cálculo o provoca errores de dtype.",
-        "ko": "Keras는 이미 call 안에서 autocast 변수를 연산 dtype으로 읽으므로, 예전 get_layer_policy 방식의 캐스팅은 필요 없습니다. 잘해야 아무 효과가 없고, self.dtype(변수 dtype, Keras 3에서는 float32)이나 float32로 캐스팅하면 그 계산의 혼합 정밀도를 꺼 버리거나 dtype 오류를 일으킵니다.",
+        "ko": "Keras는 이미 call 안에서 autocast 변수를 연산 dtype으로 읽으므로, 예전 get_layer_policy 방식의 캐스팅은 필요 없습니다. 기껏해야 아무 효과가 없고, self.dtype(변수 dtype, Keras 3에서는 float32)이나 float32로 캐스팅하면 그 계산의 혼합 정밀도를 꺼 버리거나 dtype 오류를 일으킵니다.",
         "ru": "Keras уже читает переменные с автоприведением в dtype вычислений внутри call, поэтому приведение из старого рецепта с get_layer_policy не нужно. В лучшем случае оно ничего не делает; приведение к self.dtype (dtype переменных, в Keras 3 это float32) или к float32 отключает смешанную точность для этого вычисления или вызывает ошибки dtype.",
     },
     "doctor.manual-cast.fix": {
@@ -392,7 +392,7 @@ MESSAGES = {
     "doctor.numeric-divergence.fix": {
         "en": "Compute that part in float32 and cast its result back to the compute dtype (for position encodings: make the positions and angles in float32).",
         "zh": "以 float32 计算这一部分，再把结果转换回计算 dtype（对位置编码来说：以 float32 生成位置和角度）。",
-        "es": "Calcula esa parte en float32 y convierte su resultado de vuelta al dtype de cálculo (en codificaciones de posición: crea las posiciones y los ángulos en float32).",
+        "es": "Calcula esa parte en float32 y vuelve a convertir su resultado al dtype de cálculo (en codificaciones de posición: crea las posiciones y los ángulos en float32).",
         "ko": "그 부분은 float32로 계산하고 결과를 다시 연산 dtype으로 캐스팅하세요(위치 인코딩이라면 위치와 각도를 float32로 만드세요).",
         "ru": "Вычисляйте эту часть в float32 и приводите результат обратно к dtype вычислений (для позиционных кодировок: создавайте позиции и углы в float32).",
     },
@@ -471,7 +471,7 @@ MESSAGES = {
         "zh": "训练会执行推理时不执行的代码：training=True 分支、损失、梯度、优化器。在那里相遇的两种 dtype，或没有 {compute} 内核的运算，会让 fit 的第一步就失败。",
         "es": "El entrenamiento ejecuta código que la inferencia no ejecuta: las ramas con training=True, la pérdida, los gradientes, el optimizador. Dos dtypes que se encuentran allí, o una operación sin kernel en {compute}, rompen el primer paso de fit.",
         "ko": "훈련은 추론에서 실행되지 않는 코드를 실행합니다: training=True 분기, 손실, 그래디언트, 옵티마이저. 거기서 만나는 두 dtype이나 {compute} 커널이 없는 연산은 fit의 첫 스텝을 망가뜨립니다.",
-        "ru": "Обучение выполняет код, который не выполняется при инференсе: ветви с training=True, функцию потерь, градиенты, оптимизатор. Встретившиеся там два разных dtype или операция без ядра для {compute} ломают первый же шаг fit.",
+        "ru": "Обучение выполняет код, который не выполняется при инференсе: ветви с training=True, функцию потерь, градиенты, оптимизатор. Встретившиеся там два разных dtype или операция без вычислительного ядра для {compute} ломают первый же шаг fit.",
     },
     "doctor.train-step-fails.fix": {
         "en": "Find the operation named in the error: cast its float32 operand to the compute dtype, or run it in float32 and cast the result back.",
@@ -598,7 +598,7 @@ MESSAGES = {
         "zh": "在图模式下（model.fit、tf.function），Grappler 的 remapper 会把 MatMul+BiasAdd 融合成一个 float16 内核，它在 CPU 上极其缓慢：在本课程的机器上，一个小型 MLP 比 float32 慢了约 380 倍。Eager 代码不受影响。",
         "es": "En modo grafo (model.fit, tf.function), el remapper de Grappler fusiona MatMul+BiasAdd en un único kernel float16 que es lentísimo en CPU: un MLP pequeño fue unas 380 veces más lento que en float32 en la máquina del curso. El código en modo eager no se ve afectado.",
         "ko": "그래프 모드(model.fit, tf.function)에서 Grappler의 remapper는 MatMul+BiasAdd를 하나의 float16 커널로 융합하는데, 이 커널은 CPU에서 매우 느립니다. 이 과정의 머신에서 작은 MLP가 float32보다 약 380배 느렸습니다. 즉시 실행(eager) 코드는 영향을 받지 않습니다.",
-        "ru": "В режиме графа (model.fit, tf.function) remapper из Grappler сливает MatMul+BiasAdd в одно ядро float16, которое на CPU работает крайне медленно: небольшой MLP на машине курса работал примерно в 380 раз медленнее, чем в float32. Код в режиме eager это не затрагивает.",
+        "ru": "В режиме графа (model.fit, tf.function) remapper из Grappler сливает MatMul+BiasAdd в одно вычислительное ядро float16, которое на CPU работает крайне медленно: небольшой MLP на машине курса работал примерно в 380 раз медленнее, чем в float32. Код в режиме eager это не затрагивает.",
     },
     "doctor.cpu-float16.fix": {
         "en": "Switch the remapper off, or compile with XLA (jit_compile=True).{hint}",
@@ -659,8 +659,8 @@ MESSAGES = {
     "doctor.tensor-core-size.what": {
         "en": "The weight has shape {shape}: {dims} not a multiple of 8.",
         "zh": "权重形状为 {shape}：{dims} 不是 8 的倍数。",
-        "es": "El peso tiene forma {shape}: {dims} no es múltiplo de 8.",
-        "ko": "가중치의 형태가 {shape}입니다: {dims}은(는) 8의 배수가 아닙니다.",
+        "es": "El peso tiene forma {shape}; dimensiones que no son múltiplo de 8: {dims}.",
+        "ko": "가중치의 형태가 {shape}이며, {dims}은(는) 8의 배수가 아닙니다.",
         "ru": "Вес имеет форму {shape}: {dims} не кратно 8.",
     },
     "doctor.tensor-core-size.why": {
@@ -668,7 +668,7 @@ MESSAGES = {
         "zh": "当维度（单元数、卷积核数、通道数、嵌入宽度以及批大小）是 8 的倍数时，NVIDIA Tensor Core 做 16 位矩阵乘法最快；其他尺寸会使用较慢的内核或填充。这在 GPU 上才重要，在 CPU 上无关紧要。",
         "es": "Los Tensor Cores de NVIDIA multiplican matrices de 16 bits más rápido cuando las dimensiones (unidades, filtros, canales, ancho del embedding y tamaño del lote) son múltiplos de 8; con otros tamaños se usan kernels más lentos o relleno. Importa en GPU, no en CPU.",
         "ko": "NVIDIA Tensor Core는 차원(유닛 수, 필터 수, 채널 수, 임베딩 폭, 배치 크기)이 8의 배수일 때 16비트 행렬 곱을 가장 빠르게 합니다. 다른 크기는 더 느린 커널이나 패딩을 씁니다. GPU에서 중요하고 CPU에서는 상관없습니다.",
-        "ru": "Тензорные ядра NVIDIA быстрее всего перемножают 16-битные матрицы, когда размерности (число нейронов, фильтров, каналов, ширина эмбеддинга и размер батча) кратны 8; при других размерах используются более медленные ядра или дополнение нулями. Это важно на GPU, а не на CPU.",
+        "ru": "Тензорные ядра NVIDIA быстрее всего перемножают 16-битные матрицы, когда размерности (число нейронов, фильтров, каналов, ширина эмбеддинга и размер батча) кратны 8; при других размерах используются более медленные вычислительные ядра или дополнение нулями. Это важно на GPU, а не на CPU.",
     },
     "doctor.tensor-core-size.fix": {
         "en": "Round the layer's sizes up to multiples of 8 where you can; the size of the output layer is set by the task and may stay.",
