@@ -109,9 +109,9 @@ def test_hardware_cells_of_chapter_00_describe_the_machine(as_machine, name):
         for source in _hardware_cells("00_start_here"):
             exec(compile(source, "<cell>", "exec"), namespace)
     text = out.getvalue()
-    assert f"{i18n.t('out.device', 'en')} {info.device}\n" in text
-    assert f"{i18n.t('out.runs_on', 'en')} {info.label}\n" in text
-    assert f"{i18n.t('out.best_policy', 'en')} {hardware.best_policy(info)}\n" in text
+    assert i18n.t("out.device", "en", value=info.device) + "\n" in text
+    assert i18n.t("out.runs_on", "en", value=info.label) + "\n" in text
+    assert i18n.t("out.best_policy", "en", value=hardware.best_policy(info)) + "\n" in text
     best = hardware.best_policy(info)
     if best != "float32":  # the policy the verdict recommends draws no warning
         assert f"{best}: no warning" in text
