@@ -198,6 +198,15 @@ def open_page(context, path: str):
     return page, problems
 
 
+def open_widget(context, lang: str, chapter: str, widget: str, ready: str):
+    """The chapter page, its problems and its first ``widget``, once ``ready`` shows in it (the
+    browser has drawn it)."""
+    page, problems = open_page(context, f"/{lang}/{chapter}.html")
+    element = page.locator(widget).first
+    element.locator(ready).first.wait_for()
+    return page, problems, element
+
+
 def site_file(page, href: str) -> Path:
     """The file under _build/site that a link on ``page`` points to."""
     url = page.evaluate("href => new URL(href, document.baseURI).pathname", href)
@@ -324,9 +333,9 @@ def test_the_range_chart_follows_its_controls_with_no_kernel(context, lang, chap
     from mpteach import formats, i18n
     from mpteach.widgets._common import parse_number
 
-    page, problems = open_page(context, f"/{lang}/{chapter}.html")
-    chart = page.locator(".mpteach-rangechart").first
-    chart.locator(".mpteach-status").first.wait_for()
+    page, problems, chart = open_widget(
+        context, lang, chapter, ".mpteach-rangechart", ".mpteach-status"
+    )
     names = chart.locator(".mpteach-status").evaluate_all("els => els.map(e => e.dataset.format)")
     box, slider = chart.locator("input.mpteach-number"), chart.locator("input.mpteach-magnitude")
 
@@ -368,9 +377,9 @@ def test_the_float_explorer_follows_its_controls_with_no_kernel(context, lang, c
     from mpteach import formats, i18n
     from mpteach.widgets._common import parse_number
 
-    page, problems = open_page(context, f"/{lang}/{chapter}.html")
-    explorer = page.locator(".mpteach-floatexplorer").first
-    explorer.locator(".mpteach-badge").first.wait_for()
+    page, problems, explorer = open_widget(
+        context, lang, chapter, ".mpteach-floatexplorer", ".mpteach-badge"
+    )
     box = explorer.locator("input.mpteach-number")
 
     def check(x: float, saturate: bool = False) -> None:
@@ -426,9 +435,9 @@ def test_the_loss_scale_dynamics_follow_their_controls_with_no_kernel(context, l
         describe,
     )
 
-    page, problems = open_page(context, f"/{lang}/{chapter}.html")
-    widget = page.locator(".mpteach-dynamics").first
-    widget.locator(".mpteach-summary").wait_for()
+    page, problems, widget = open_widget(
+        context, lang, chapter, ".mpteach-dynamics", ".mpteach-summary"
+    )
 
     def control(name: str):
         return widget.locator(f"input[data-control='{name}']")
@@ -493,18 +502,11 @@ def test_the_speedup_explorer_follows_its_controls_with_no_kernel(context, lang,
     drawn are speedup_bars/published_bars of that choice, with the notebook's titles and notes."""
     from mpteach.bench.published import published_document, published_groups
     from mpteach.bench.results import recorded_results
-    from mpteach.widgets.speedup_explorer import (
-        WORKLOADS,
-        _t,
-        _type_of,
-        published_bars,
-        result_title,
-        speedup_bars,
-    )
+    from mpteach.widgets import speedup_explorer as explorer
 
-    page, problems = open_page(context, f"/{lang}/{chapter}.html")
-    widget = page.locator(".mpteach-speedup").first
-    widget.locator(".mpteach-chart svg").wait_for()
+    page, problems, widget = open_widget(
+        context, lang, chapter, ".mpteach-speedup", ".mpteach-chart svg"
+    )
 
     def drawn(where: str) -> list[tuple[str, ...]]:
         """(group, variant, value label) of each bar, in the order of the bars' x."""
@@ -518,7 +520,9 @@ def test_the_speedup_explorer_follows_its_controls_with_no_kernel(context, lang,
         """Python's bars as they stand left to right: by group, then by type."""
         groups = list(dict.fromkeys(b[0] for b in bars))
         order = ("float16", "bfloat16", "float32")
-        return sorted(bars, key=lambda b: (groups.index(b[0]), order.index(_type_of(b[1]))))
+        return sorted(
+            bars, key=lambda b: (groups.index(b[0]), order.index(explorer._type_of(b[1])))
+        )
 
     def title(where: str) -> str:
         return "\n".join(widget.locator(f"{where} .mpteach-title").all_text_contents())
@@ -528,25 +532,25 @@ def test_the_speedup_explorer_follows_its_controls_with_no_kernel(context, lang,
     }
     for i, doc in enumerate(recorded_results()):
         widget.locator("select.mpteach-result").select_option(str(i))
-        for workload in WORKLOADS:
+        for workload in explorer.WORKLOADS:
             widget.locator("select.mpteach-workload").select_option(workload)
             for chosen in (("float16", "bfloat16"), ("float16",), ("bfloat16",)):
                 for t, box in types.items():
                     box.set_checked(t in chosen)
-                bars = speedup_bars(doc, workload, lang, chosen)
+                bars = explorer.speedup_bars(doc, workload, lang, chosen)
                 assert drawn(".mpteach-chart") == in_groups(
                     [(b.group, b.variant, f"{b.speedup:.2f}×") for b in bars]
                 ), (i, workload, chosen)
-            assert title(".mpteach-chart") == result_title(doc, workload, lang)
+            assert title(".mpteach-chart") == explorer.result_title(doc, workload, lang)
             skipped = [s for s in doc["settings"].get("skipped", []) if s.startswith(workload)]
-            want = _t("skipped", lang, items="; ".join(skipped)) if skipped else ""
+            want = explorer._t("skipped", lang, items="; ".join(skipped)) if skipped else ""
             assert widget.locator(".mpteach-status-notes").text_content() == want
     groups = list(published_groups(published_document()["rows"]).items())
     menu = widget.locator("select.mpteach-published-group")
     for k in range(0, len(groups), 4):
         label, rows = groups[k]
         menu.select_option(str(k))
-        want = [(b.label, "", f"{b.speedup:.2f}×") for b in published_bars(rows, lang)]
+        want = [(b.label, "", f"{b.speedup:.2f}×") for b in explorer.published_bars(rows, lang)]
         assert drawn(".mpteach-published-chart") == want, label
         assert title(".mpteach-published-chart").splitlines()[0] == label
         links = widget.locator(".mpteach-sources a").evaluate_all(
@@ -583,9 +587,9 @@ def test_the_gradient_underflow_follows_its_controls_with_no_kernel(context, lan
     (data,) = [o["data"][WEB_DATA_MIME] for o in outputs(nb) if WEB_DATA_MIME in o.get("data", {})]
     kind = data["kinds"][0]
     values = np.frombuffer(base64.b64decode(data["values"][kind]), dtype="<f8")
-    page, problems = open_page(context, f"/{lang}/{chapter}.html")
-    widget = page.locator(".mpteach-underflow").first
-    widget.locator(".mpteach-summary").wait_for()
+    page, problems, widget = open_widget(
+        context, lang, chapter, ".mpteach-underflow", ".mpteach-summary"
+    )
 
     def check(exponent: int, fmt: str) -> None:
         report = underflow_report(values, 2.0**exponent, fmt, tuple(data["bins"][kind]))
