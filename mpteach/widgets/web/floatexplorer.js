@@ -14,7 +14,7 @@ import { exactDecimal, pyG, pyRepr } from "./pyformat.js";
 import { htmlNode } from "./dom.js";
 
 const FIELD_COLOURS = { sign: "#9ecae1", exponent: "#a1d99b", mantissa: "#fdd0a2" };
-const STATUS_COLOURS = {
+export const STATUS_COLOURS = {
   zero: "#969696", normal: "#31a354", subnormal: "#e6a100", underflow_to_zero: "#de2d26",
   overflow_inf: "#756bb1", overflow_nan: "#756bb1", saturated: "#d95f0e", inf: "#636363", nan: "#636363",
 };

@@ -15,6 +15,7 @@
 //   mount(element, config)                      config: {data (browser_data()), labels}
 import { fromBase64 } from "./binary.js";
 import { FORMATS, classify, exponentOf } from "./floatmath.js";
+import { STATUS_COLOURS } from "./floatexplorer.js";
 import { htmlNode, svgNode } from "./dom.js";
 import { fill } from "./parse.js";
 import { pyFixed, scaleText } from "./pyformat.js";
@@ -24,8 +25,8 @@ const BAND_OF_STATUS = {
   zero: "zero", underflow_to_zero: "underflow_to_zero", subnormal: "subnormal", normal: "normal",
   overflow_inf: "overflow", overflow_nan: "overflow", saturated: "overflow", inf: "overflow", nan: "overflow",
 };
-// float_explorer.STATUS_COLOURS of each band
-const COLOURS = { zero: "#969696", underflow_to_zero: "#de2d26", subnormal: "#e6a100", normal: "#31a354", overflow: "#756bb1" };
+// each band in its status's colour, as BAND_COLOURS in gradient_underflow.py
+const COLOURS = { ...STATUS_COLOURS, overflow: STATUS_COLOURS.overflow_inf };
 
 export function underflowReport(values, scale, fmt, [low, high]) {
   const width = high - low + 1;
