@@ -34,6 +34,7 @@ _LAZY = {
     "t": "mpteach.i18n",
     "set_language": "mpteach.i18n",
     "get_language": "mpteach.i18n",
+    "columns": "mpteach.i18n",
 }
 _SUBMODULES = {
     "layers",

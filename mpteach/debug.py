@@ -28,7 +28,7 @@ import numpy as np
 import tensorflow as tf
 
 from mpteach.doctor.diagnose import float_leaves, keras_policy, recording
-from mpteach.i18n import t
+from mpteach.i18n import columns, t
 
 POLICY = "mixed_float16"
 
@@ -303,20 +303,7 @@ def format_float32_table(rows: Iterable[Float32Row], lang: str | None = None) ->
                 t(inside[row.float32_inside], lang),
             ]
         )
-    widths = [max(_width(r[i]) for r in [header, *lines]) for i in range(len(header))]
-    return "\n".join(
-        "  ".join(
-            cell + " " * (w - _width(cell)) for cell, w in zip(r, widths, strict=True)
-        ).rstrip()
-        for r in [header, *lines]
-    )
-
-
-def _width(text: str) -> int:
-    """Columns a string takes in a monospace font (CJK characters take two)."""
-    import unicodedata
-
-    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+    return columns([header, *lines])
 
 
 # --- where inf/NaN starts -----------------------------------------------------------------------

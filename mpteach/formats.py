@@ -546,7 +546,7 @@ def facts_table(formats: tuple[str, ...] = FORMAT_NAMES, lang: str | None = None
             + [f"{v:.7g}" for v in numbers]
             + [f"{f.significant_digits:.1f}", yes if f.has_inf else no, yes if f.has_nan else no]
         )
-    return _text_table(rows)
+    return i18n.columns(rows, gap=3)
 
 
 def describe(x: float, formats: tuple[str, ...] = FORMAT_NAMES, lang: str | None = None) -> str:
@@ -565,18 +565,4 @@ def describe(x: float, formats: tuple[str, ...] = FORMAT_NAMES, lang: str | None
         rel = f"{r.rel_error:.2g}"
         status = i18n.t(f"formats.status.{r.status}", lang)
         rows.append([r.fmt, " ".join(r.bits), repr(r.stored), rel, status])
-    return _text_table(rows)
-
-
-def _text_table(rows: list[list[str]]) -> str:
-    widths = [max(_width(row[i]) for row in rows) for i in range(len(rows[0]))]
-    lines = [
-        "   ".join(c + " " * (w - _width(c)) for c, w in zip(row, widths, strict=True))
-        for row in rows
-    ]
-    return "\n".join(line.rstrip() for line in lines)
-
-
-def _width(text: str) -> int:
-    """Display width: CJK characters take two columns in a monospace font."""
-    return sum(2 if "\u1100" <= ch <= "\uffdc" else 1 for ch in text)
+    return i18n.columns(rows, gap=3)

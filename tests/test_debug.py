@@ -10,7 +10,7 @@ pytest.importorskip("tensorflow")
 import keras  # noqa: E402
 from keras import ops  # noqa: E402
 
-from mpteach import debug  # noqa: E402
+from mpteach import debug, i18n  # noqa: E402
 
 pytestmark = pytest.mark.keras
 
@@ -112,7 +112,7 @@ def test_the_text_table_is_aligned_in_every_language(table):
     assert "1.02e+05" in english[7]  # RMSNormalization: 320² = 102400, to 3 digits
     chinese = debug.format_float32_table(rows, "zh").splitlines()
     assert "内部用 float32" in chinese[0] and chinese[5].endswith("是")
-    starts = {debug._width(line[: line.index("float16")]) for line in chinese[1:9]}
+    starts = {i18n.width(line[: line.index("float16")]) for line in chinese[1:9]}
     assert len(starts) == 1  # the dtype column starts at the same place on every row
 
 

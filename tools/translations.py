@@ -5,7 +5,7 @@ Every translated markdown cell records the hash of the English text it translate
 in its ``lang="..."``). So a changed English cell is *detected*, never discovered by readers.
 
     python tools/translations.py status [LANG ...]          # stale, missing and extra cells per notebook
-    python tools/translations.py sync [--no-execute] [LANG ...]
+    python tools/translations.py sync [--no-execute] [--chapter CHAPTER ...] [LANG ...]
         # copy English code cells into every translation (never touches prose), add new cells
         # (English text, marked stale), drop removed ones, then re-execute the changed notebooks
     python tools/translations.py start LANG CHAPTER          # a new translation: English text, all stale
@@ -218,6 +218,9 @@ def main(argv: list[str] | None = None) -> int:
     p_status.add_argument("langs", nargs="*", help=f"any of {TRANSLATIONS} (default: all)")
     p_sync = sub.add_parser("sync")
     p_sync.add_argument("--no-execute", action="store_true")
+    p_sync.add_argument(
+        "--chapter", action="append", help="only this chapter, e.g. 05_first_model (repeatable)"
+    )
     p_sync.add_argument("langs", nargs="*", help=f"any of {TRANSLATIONS} (default: all)")
     p_start = sub.add_parser("start")
     p_start.add_argument("lang", choices=TRANSLATIONS)
@@ -231,6 +234,8 @@ def main(argv: list[str] | None = None) -> int:
     langs = getattr(args, "langs", None) or list(TRANSLATIONS)
     if bad := [lang for lang in langs if lang not in TRANSLATIONS]:
         parser.error(f"unknown language(s) {bad}; choose from {TRANSLATIONS}")
+    if bad := [ch for ch in getattr(args, "chapter", None) or [] if ch not in chapters()]:
+        parser.error(f"unknown chapter(s) {bad}; choose from {chapters()}")
 
     if args.command == "status":
         found = [p for lang in langs for ch in chapters() for p in problems(lang, ch)]
@@ -241,7 +246,7 @@ def main(argv: list[str] | None = None) -> int:
             NOTEBOOKS / lang / f"{ch}.ipynb"
             for lang in langs
             for ch in chapters()
-            if sync(lang, ch)
+            if (not args.chapter or ch in args.chapter) and sync(lang, ch)
         ]
         print("\n".join(f"synced: {p.relative_to(ROOT)}" for p in changed) or "nothing to sync")
         if not args.no_execute:

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import unicodedata
+from collections.abc import Sequence
 from functools import cache
 
 LANGUAGES: tuple[str, ...] = ("en", "zh", "es", "ko", "ru")
@@ -59,3 +61,33 @@ def t(key: str, lang: str | None = None, /, **values: object) -> str:
     """The message ``key`` in ``lang`` (default: the current language), formatted with ``values``."""
     texts = catalogue()[key]
     return texts[_check(lang or get_language())].format(**values)
+
+
+def width(text: str) -> int:
+    """Columns ``text`` takes in a monospace font: Chinese and Korean characters take two.
+
+    >>> width("loss"), width("损失"), width("손실")
+    (4, 4, 4)
+    """
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def columns(rows: Sequence[Sequence[object]], gap: int = 2) -> str:
+    """Rows of values as aligned text columns, in any language (see :func:`width`).
+
+    The first row is usually the header, from the catalogue, so its width depends on the language.
+
+    >>> print(columns([["格式", "位"], ["float16", 16]]))
+    格式     位
+    float16  16
+    """
+    cells = [[str(value) for value in row] for row in rows]
+    widths = [
+        max(width(row[i]) for row in cells if i < len(row)) for i in range(max(map(len, cells)))
+    ]
+    return "\n".join(
+        (" " * gap)
+        .join(c + " " * (w - width(c)) for c, w in zip(row, widths, strict=False))
+        .rstrip()
+        for row in cells
+    )
