@@ -18,8 +18,10 @@ from pathlib import Path
 
 import pytest
 
+from mpteach import i18n
 from mpteach.bench import published, results
 from mpteach.bench.__main__ import main
+from mpteach.i18n.sources import NAMES
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -130,6 +132,14 @@ def test_package_data_ships_the_file():
         (lambda d: d["rows"][0]["source"].update(url="https://example.org/"), r"names the commit"),
         (lambda d: d["rows"][0]["source"].update(date="April 2024"), r"YYYY-MM-DD"),
         (lambda d: d["tpu"].pop("found"), r"'tpu'"),
+        (
+            lambda d: d["rows"][0].update(workload="warm-up runs"),
+            r"rows\[0\]\.workload 'warm-up runs' has no translation in mpteach/i18n/sources\.py",
+        ),
+        (
+            lambda d: d["rows"][0]["source"].update(table="Inference performance: NVIDIA T4"),
+            r"rows\[0\]\.source\.table 'Inference performance: NVIDIA T4' has no translation",
+        ),
     ],
 )
 def test_damaged_data_is_refused_naming_the_field(damage, message):
@@ -173,3 +183,124 @@ def test_cli_prints_the_published_measurements(capsys):
     assert "lambda-tensorflow-benchmark" in out
     assert main(["published", "--model", "no such model"]) == 0
     assert "No published measurement matches" in capsys.readouterr().out
+
+
+# --- The reader's language: every description of the data is translated (i18n/sources.py) ----
+
+
+def _descriptions(row: dict) -> list[tuple[str, str]]:
+    """(field, text) of each description of ``row`` shown in the reader's language."""
+    found = []
+    for path in published.DESCRIPTIONS:
+        value = row
+        for part in path.split("."):
+            value = value[part]
+        if value:
+            found.append((path, value))
+    return found
+
+
+def _shown_texts() -> set[str]:
+    rows = published.published_measurements()
+    texts = {text for row in rows for _, text in _descriptions(row)}
+    return texts | {c[key] for c in results.vendor_claims() for key in results.CLAIM_TEXTS}
+
+
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+def test_every_shown_data_string_has_a_translation(lang):
+    for text in sorted(_shown_texts()):
+        shown = i18n.localized(text, lang)  # a LookupError names a text without one
+        if lang == "en" or text in NAMES:
+            assert shown == text
+        else:
+            assert shown != text, f"{text!r} is shown in English in {lang}"
+
+
+def test_every_translation_and_name_is_used_by_the_data():
+    texts = _shown_texts()
+    assert not NAMES - texts, f"NAMES no data string uses: {sorted(NAMES - texts)}"
+    used = {i18n._data_message(text)[0] for text in texts - NAMES}
+    keys = {key for key in i18n.catalogue() if key.startswith("sources.")}
+    assert not keys - used, f"messages of mpteach/i18n/sources.py no data uses: {keys - used}"
+
+
+def test_the_chinese_table_shows_no_english_description():
+    rows = published.published_measurements()
+    text = published.format_published(rows, lang="zh")
+    english = {t for row in rows for _, t in _descriptions(row) if t not in NAMES}
+    assert not sorted(t for t in english if re.search(rf"{re.escape(t)}(?!\w)", text))
+    for row in rows:  # translated, with the names and numbers it holds
+        shown = published.localized_row(row, "zh")
+        assert shown["workload"] in text and shown["source"]["table"] in text
+        assert shown["system"] in text and shown["throughput"]["unit"] in text
+    assert (
+        "NVIDIA V100 32GB (SXM3)（1 块 GPU；日志文件夹 Platinum-Tesla_V100-SXM3-32GB_HP16_TF2_2）"
+        in text
+    )
+    resnet = published.select_published(rows, model="ResNet-50")
+    assert "fp16（变量 fp32）" in published.format_published(resnet, lang="zh")
+
+
+def test_the_table_lines_up_in_every_language():
+    rows = published.select_published(published.published_measurements(), model="BERT")
+    for lang in i18n.LANGUAGES:
+        lines = published.format_published(rows, lang=lang).splitlines()
+        for start, line in enumerate(lines):
+            if "XLA" in line and line.startswith("  "):  # a group's header and its rows
+                block = lines[start : lines.index("", start)]
+                assert len({i18n.width(row) for row in block}) == 1, (lang, block)
+
+
+def test_claims_are_translated_with_their_english_words_beside_them():
+    claims = results.vendor_claims()
+    english = results.format_claims(claims, lang="en").splitlines()
+    assert english[:2] == [
+        'TensorFlow guide: Mixed precision: "more than 3 times on modern GPUs"',
+        "    hardware: NVIDIA GPUs with compute capability 7.0 or higher",
+    ]
+    assert english[2] == 'TensorFlow guide: Mixed precision: "60% on TPUs"'
+    for lang in ("zh", "es", "ko", "ru"):
+        lines = results.format_claims(claims, lang=lang).splitlines()
+        assert len(lines) == 2 * len(claims)
+        for claim, said, hardware in zip(claims, lines[::2], lines[1::2], strict=True):
+            assert i18n.localized(claim["source"], lang) in said
+            assert i18n.localized(claim["quote"], lang) in said
+            assert f'"{claim["quote"]}"' in said  # the original quote, kept visible
+            assert claim["source"] not in said and claim["hardware"] not in hardware
+            assert i18n.localized(claim["hardware"], lang) in hardware
+    zh = results.format_claims(claims[:1], lang="zh").splitlines()
+    assert zh == [
+        'TensorFlow 指南《混合精度》：“在现代 GPU 上快 3 倍以上”（原文："more than 3 times on modern GPUs"）',
+        "    硬件：计算能力 7.0 及以上的 NVIDIA GPU",
+    ]
+
+
+def test_a_claim_without_translation_is_refused_naming_the_text():
+    text = (resources.files("mpteach") / "data" / "vendor_claims.json").read_text("utf-8")
+    doc = json.loads(text)
+    assert results.check_claims(copy.deepcopy(doc)) == results.vendor_claims()
+    doc["claims"][0]["hardware"] = "Some new accelerator"
+    with pytest.raises(
+        ValueError,
+        match=r"claims\[0\]\.hardware 'Some new accelerator' has no translation in mpteach/i18n/sources\.py",
+    ):
+        results.check_claims(doc)
+
+
+def test_an_ambiguous_data_string_is_an_error(monkeypatch):
+    catalogue = dict(i18n.catalogue())
+    catalogue["sources.test.nvidia"] = dict.fromkeys(
+        i18n.LANGUAGES, "Training performance: NVIDIA {x}"
+    )
+    monkeypatch.setattr(i18n, "catalogue", lambda: catalogue)
+    i18n._data_patterns.cache_clear()
+    i18n._data_message.cache_clear()
+    try:
+        with pytest.raises(
+            LookupError, match=r"matches several messages \(sources.table.training, "
+        ):
+            i18n.localized("Training performance: NVIDIA DGX-1 (8x V100 16G)", "en")
+    finally:
+        monkeypatch.undo()
+        i18n._data_patterns.cache_clear()
+        i18n._data_message.cache_clear()

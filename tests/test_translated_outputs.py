@@ -9,9 +9,12 @@ catalogue (``mp.t(...)``), so an output that is byte-identical to the English no
   them lower case, that is not part of a code name (nothing glued to it by ``_``, ``.``, ``(``,
   ``/``, quotes or digits, so ``float16``, ``mp.t``, ``dense_0``, ``get_layer()`` are not words),
   not an acronym (``AMD``, ``NVIDIA``) and not in :data:`CODE_WORDS` (Python and Keras names
-  printed as values: ``True``, ``kernel``, ...). Exception lines (``ValueError: ...``) are left
-  out: they are Keras's and TensorFlow's own messages, which stay as they are (mpteach's own
-  errors are catalogue messages, checked in tests/test_i18n.py).
+  printed as values: ``True``, ``kernel``, benchmark workload ids such as ``matmul``, layer
+  names such as ``logits``, ...). Left out as Keras's and TensorFlow's own messages, which stay as
+  they are: exception lines (``ValueError: ...``; mpteach's own errors are catalogue messages,
+  checked in tests/test_i18n.py) and ``fit``'s progress log (``Epoch 1/2``). Left out as code: an
+  output that is a whole Python program (``inspect.getsource`` of a function), which ``ast``
+  parses.
 
 Lines not yet localized are listed in ``tests/english_output_lines.json``: a line missing from it
 fails (new English), and an entry that no longer occurs fails too (remove it), so the list only
@@ -20,6 +23,7 @@ shrinks. ``python tests/test_translated_outputs.py`` rewrites it from the stored
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 import sys
@@ -32,6 +36,11 @@ BASELINE = Path(__file__).with_name("english_output_lines.json")
 LANGS = ("zh", "es", "ko", "ru")
 WORD = re.compile(r"(?<![\w.'\"/(`\\-])[A-Za-z]*[a-z][A-Za-z]*(?![\w.'\"(/`\\-])")
 EXCEPTION = re.compile(r"^\s*[A-Z]\w*(Error|Exception|Warning)\b")
+KERAS_LOG = re.compile(
+    r"^(Epoch \d+/\d+|\s*\d+/\d+ - .*/step\b.*"  # fit's progress log
+    r"|Exception encountered when calling .*"  # Keras's wrapper around a layer's error
+    r"|\s*!!! .* !!!|\s*# of [+-]?\w+ elements: \d+)$"  # tf.debugging.check_numerics' report
+)
 CODE_WORDS = {
     "True",
     "False",
@@ -55,25 +64,54 @@ CODE_WORDS = {
     "compute",
     "variables",
     "path",
+    "remapping",
+    # mp.bench workload ids, printed in result tables (mp.bench.run's names)
+    "matmul",
+    "dense",
+    "cnn",
+    # names the chapters give their layers and layer paths
+    "out",
+    "logits",
+    "stem",
+    "head",
+    "hidden",
+    "encoder",
+    "decoder",
+    # Python's and maths' names: str vs DTypePolicy, max |x|, amax (the float8 scaling statistic)
+    "str",
+    "max",
+    "amax",
+    # CPU model names as the CPU reports them ("Intel(R) Xeon(R) Processor")
+    "Processor",
 }
 
 
-def english_words(line: str) -> list[str]:
+# Words spelled the same in English and in the language, printed as that language's own word
+SAME_WORDS = {"es": {"normal", "subnormal", "error", "bits"}}
+
+
+def english_words(line: str, lang: str = "") -> list[str]:
     """The English words of a printed line (see the module docstring).
 
     >>> english_words("exact stored value: 0.0999755859375")
     ['exact', 'stored', 'value']
     >>> english_words("float16  dense_0 mp.t('x') True AMD EPYC 1e-05")
     []
+    >>> english_words("amax = 0.0039, scale = amax / 448 = 8.7e-06")
+    []
     """
     return [
         w
-        for w in WORD.findall(line)
-        if len(w) >= 3 and w not in CODE_WORDS and not re.search(r"[a-z][A-Z]", w)
+        for w, rest in ((m[0], line[m.end() :]) for m in WORD.finditer(line))
+        if not re.match(r"\s*=(?!=)", rest)  # a name given a value: scale = 8.7e-06
+        and len(w) >= 3
+        and w not in CODE_WORDS
+        and w not in SAME_WORDS.get(lang, ())
+        and not re.search(r"[a-z][A-Z]", w)
     ]
 
 
-def is_prose(line: str) -> bool:
+def is_prose(line: str, lang: str = "") -> bool:
     """An English word, and not an exception's message.
 
     >>> is_prose('<DTypePolicy "float32">  compute=float32  variables=float32')
@@ -82,15 +120,39 @@ def is_prose(line: str) -> bool:
     True
     >>> is_prose("ValueError: Cannot convert 'half' to a mixed precision DTypePolicy.")
     False
+    >>> is_prose("16/16 - 1s - 42ms/step - loss: 2.4060")
+    False
+    >>> is_prose("float16  0 00000 0010101000  1.001e-05  subnormal", lang="es")
+    False
     """
-    return not EXCEPTION.match(line) and bool(english_words(line))
+    if EXCEPTION.match(line) or KERAS_LOG.match(line):
+        return False
+    return bool(english_words(line, lang))
+
+
+def is_program(text: str) -> bool:
+    """A printed text that is the Python source of a function or class.
+
+    (Labelled lines can parse too, as annotations: ``scale: 1024``; they define nothing.)
+
+    >>> is_program("def f(x):\\n    return x + 1  # the next one\\n")
+    True
+    >>> is_program("scale: 1024\\ncounter: 3\\n")
+    False
+    """
+    try:
+        body = ast.parse(text).body
+    except SyntaxError:
+        return False
+    return any(isinstance(node, ast.FunctionDef | ast.ClassDef) for node in body)
 
 
 def _outputs(cell: dict) -> tuple[list[str], list[str]]:
     lines, pngs = [], []
     for output in cell.get("outputs", []):
         if output.get("output_type") == "stream" and output.get("name") == "stdout":
-            lines += "".join(output["text"]).splitlines()
+            if not is_program(text := "".join(output["text"])):
+                lines += text.splitlines()
         data = output.get("data", {})
         if "image/png" in data:
             pngs.append(data["image/png"])
@@ -122,7 +184,7 @@ def english_lines() -> dict[str, list[str]]:
             if cell_id not in english_cells:
                 continue
             shared = set(_outputs(english_cells[cell_id])[0])
-            lines = [line for line in _outputs(cell)[0] if line in shared and is_prose(line)]
+            lines = [line for line in _outputs(cell)[0] if line in shared and is_prose(line, lang)]
             if lines:
                 found[f"{lang}/{english.stem}/{cell_id}"] = lines
     return found

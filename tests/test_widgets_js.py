@@ -10,6 +10,7 @@ overflow boundaries, signed zeros, inf and NaN) and every answer must carry the 
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import struct
 import subprocess
@@ -284,6 +285,40 @@ def test_the_stored_widget_data_is_what_python_computes():
     assert DYNAMICS_DATA.stat().st_size < 300_000  # fetched once for the whole site
     for path in widget_data.files():
         assert path.stat().st_size < (300_000 if path == DYNAMICS_DATA else 100_000), path
+
+
+def _translated(english, shown) -> set[str]:
+    """The strings of ``english`` (a data row, nested) that ``shown`` has in another language."""
+    if isinstance(english, dict):
+        return {text for key in english for text in _translated(english[key], shown[key])}
+    return {english} if english != shown else set()
+
+
+@pytest.mark.parametrize("lang", ["zh", "es", "ko", "ru"])
+def test_the_speedup_explorer_shows_the_data_in_the_readers_language(lang):
+    """Published groups (menu, titles, legends, sources) and claims: no English description."""
+    from mpteach.bench.published import localized_row, published_measurements
+    from mpteach.bench.results import vendor_claims
+    from mpteach.i18n import localized
+    from mpteach.widgets.speedup_explorer import browser_data
+
+    data = browser_data(lang)
+    text = json.dumps([data["published"], data["claims"]], ensure_ascii=False)
+    english = {
+        t for row in published_measurements() for t in _translated(row, localized_row(row, lang))
+    }
+    claims = vendor_claims()
+    for claim in claims:
+        english |= {claim[key] for key in ("source", "hardware", "kind")}
+        assert localized(claim["quote"], lang) in text
+        assert claim["quote"] in text  # the original, kept beside the translation
+    for quote in sorted((c["quote"] for c in claims), key=len, reverse=True):
+        text = text.replace(quote, "")
+    found = [e for e in english if re.search(rf"(?<![\w-]){re.escape(e)}(?![\w-])", text)]
+    assert not found, f"English in speedup-{lang}.json: {found}"
+    first = localized_row(published_measurements()[0], lang)
+    assert first["workload"] in data["published"][0]["label"]
+    assert first["framework"] in data["published"][0]["title"]
 
 
 def dynamics_cases() -> list[dict]:

@@ -40,6 +40,7 @@ from mpteach.bench.published import (
 )
 from mpteach.bench.results import (
     check_result,
+    format_claims,
     format_table,
     load_result,
     merge_results,
@@ -57,6 +58,7 @@ __all__ = [
     "explain_probe",
     "float16_conv_probe",
     "float16_fusion_probe",
+    "format_claims",
     "format_published",
     "format_table",
     "load_result",

@@ -21,6 +21,11 @@ A row (``schema`` ``mpteach-published/1``)::
                 "commit": "<40 hex digits>", "url": "https://...", "date": "2024-04-04",
                 "table": "Training performance: NVIDIA DGX A100 (8x A100 80G)"}}
 
+The rows are in English. Their descriptions (:data:`DESCRIPTIONS`: what was run, the notes,
+precisions, unit and table) are translated in ``mpteach/i18n/sources.py``;
+:func:`localized_row` gives a row in the reader's language, and :func:`check_published` refuses a
+row whose description has no translation there.
+
 ``speedup_stated`` is the speedup exactly as the source prints it, as text (``"1.60"``; ``null``
 where it prints none). The sources round some speedups and truncate others, so
 :func:`check_published` accepts a stated speedup within one unit of its last printed digit of
@@ -37,6 +42,7 @@ True
 
 from __future__ import annotations
 
+import copy
 import datetime
 import json
 import re
@@ -69,6 +75,9 @@ ROW_FIELDS: dict[str, type | tuple[type, ...]] = {
     "source": dict,
 }
 SOURCE_FIELDS = ("repository", "paths", "commit", "url", "date", "table")
+# The fields shown in the reader's language (i18n.localized); names and numbers stay as they are.
+DESCRIPTIONS = ("system", "model", "workload", "framework", "notes", "speedup_note",
+                "precision.baseline", "precision.mixed", "throughput.unit", "source.table")  # fmt: skip
 
 
 def _fail(where: str, problem: str) -> None:
@@ -179,6 +188,39 @@ def _check_row(where: str, row: Any) -> None:
             f"{where}.speedup_note", f"says the source contradicts itself, but {stated!r} matches"
         )
     _check_source(f"{where}.source", row["source"])
+    for path in DESCRIPTIONS:
+        text = _field(row, path)
+        try:
+            i18n.localized(text, "en") if text else None
+        except LookupError as missing:
+            _fail(f"{where}.{path}", str(missing))
+
+
+def _field(row: dict[str, Any], path: str) -> Any:
+    *outer, name = path.split(".")
+    for part in outer:
+        row = row[part]
+    return row[name]
+
+
+def localized_row(row: dict[str, Any], lang: str | None = None) -> dict[str, Any]:
+    """A copy of ``row`` whose :data:`DESCRIPTIONS` are in ``lang`` (default: the current
+    language); names, numbers and the source's address stay as they are.
+
+    >>> row = select_published(published_measurements(), model="ResNet-50")[0]
+    >>> zh = localized_row(row, "zh")
+    >>> zh["workload"], zh["precision"]["mixed"], zh["throughput"]["unit"], zh["model"]
+    ('训练，合成 ImageNet 数据（tf_cnn_benchmarks）', 'fp16（变量 fp32）', '图像/秒', 'ResNet-50')
+    """
+    row = copy.deepcopy(row)
+    for path in DESCRIPTIONS:
+        *outer, name = path.split(".")
+        holder = row
+        for part in outer:
+            holder = holder[part]
+        if holder[name]:
+            holder[name] = i18n.localized(holder[name], lang)
+    return row
 
 
 def _check_source(where: str, source: dict[str, Any]) -> None:
@@ -278,16 +320,19 @@ def group_key(row: dict[str, Any]) -> tuple[str, str, str, str]:
     return row["gpu"], row["system"], row["model"], row["workload"]
 
 
-def published_groups(rows: Iterable[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
-    """Rows by group (:func:`group_key`), each under a label ``'GPU · model · workload'``
-    (the system added where two groups would read the same), in the data's order."""
+def published_groups(
+    rows: Iterable[dict[str, Any]], lang: str | None = None
+) -> dict[str, list[dict[str, Any]]]:
+    """Rows by group (:func:`group_key`), each under a label ``'GPU · model · workload'`` in
+    ``lang`` (the system added where two groups would read the same), in the data's order."""
     groups: dict[tuple, list[dict[str, Any]]] = {}
     for row in rows:
         groups.setdefault(group_key(row), []).append(row)
-    labels = [f"{g} · {m} · {w}" for g, _, m, w in groups]
+    shown = [localized_row(members[0], lang) for members in groups.values()]
+    labels = [f"{r['gpu']} · {r['model']} · {r['workload']}" for r in shown]
     return {
-        (f"{label} · {key[1]}" if labels.count(label) > 1 else label): members
-        for label, (key, members) in zip(labels, groups.items(), strict=True)
+        (f"{label} · {row['system']}" if labels.count(label) > 1 else label): members
+        for label, row, members in zip(labels, shown, groups.values(), strict=True)
     }
 
 
@@ -317,8 +362,32 @@ def _number(value: float) -> str:
     return str(value)
 
 
+# The columns of a group's table: the least width of each, and whether it is aligned left.
+_COLUMNS = ((5, False), (11, False), (4, False), (14, False), (16, False), (12, True),
+            (7, False), (7, False))  # fmt: skip
+
+
+def _table(rows: list[list[str]]) -> list[str]:
+    """Header and rows aligned in :data:`_COLUMNS`, each widened to its widest cell as a monospace
+    font shows it (:func:`mpteach.i18n.width`: Chinese and Korean characters take two columns)."""
+    widths = [
+        max(least, *(i18n.width(row[i]) for row in rows)) for i, (least, _) in enumerate(_COLUMNS)
+    ]
+
+    def cell(text: str, i: int) -> str:
+        pad = " " * (widths[i] - i18n.width(text))
+        return text + pad if _COLUMNS[i][1] else pad + text
+
+    return [
+        "  " + " ".join(cell(text, i) for i, text in enumerate(row[:5]))
+        + "  " + " ".join(cell(text, i) for i, text in enumerate(row[5:], 5))
+        for row in rows
+    ]  # fmt: skip
+
+
 def format_published(rows: Iterable[dict[str, Any]] | None = None, lang: str | None = None) -> str:
-    """The published measurements as a text table, one block per group, with their sources.
+    """The published measurements as a text table in ``lang``, one block per group, with their
+    sources.
 
     >>> text = format_published(select_published(published_measurements(), model="Mask R-CNN"))
     >>> "Mask R-CNN" in text and "DeepLearningExamples" in text
@@ -332,42 +401,40 @@ def format_published(rows: Iterable[dict[str, Any]] | None = None, lang: str | N
     lines = [t("title"), t("ratio_note"), ""]
     if not rows:
         return "\n".join([*lines, t("none")])
-    sources: dict[tuple, int] = {}
+    sources: dict[tuple, int] = {}  # (url, table): its number
+    cited: list[dict[str, Any]] = []  # the first row of each source, in the reader's language
     notes: list[str] = []
-    for label, members in published_groups(rows).items():
+    for label, members in published_groups(rows, lang).items():
+        members = [localized_row(row, lang) for row in members]
         first = members[0]
         key = (first["source"]["url"], first["source"]["table"])
-        number = sources.setdefault(key, len(sources) + 1)
+        if key not in sources:
+            sources[key] = len(sources) + 1
+            cited.append(first)
+        number = sources[key]
         lines.append(f"{label}  [{number}]")
         lines.append(f"  {first['system']} | {first['framework']}")
         for note in dict.fromkeys(row["notes"] for row in members if row["notes"]):
-            lines.append(f"  ({note})")
-        base, mixed = first["precision"]["baseline"], first["precision"]["mixed"]
-        lines.append(
-            f"  {t('col_gpus'):>5} {t('col_batch'):>11} {'XLA':>4} {base[:14]:>14} "
-            f"{mixed[:16]:>16}  {t('col_unit'):<12} {t('col_ratio'):>7} {t('col_stated'):>7}"
-        )
+            lines.append(t("note", note=note))
+        table = [[t("col_gpus"), t("col_batch"), "XLA", first["precision"]["baseline"],
+                  first["precision"]["mixed"], t("col_unit"), t("col_ratio"), t("col_stated")]]  # fmt: skip
         for row in members:
-            batch_text = batch_label(row)
-            xla = {True: "on", False: "off", None: "-"}[row["xla"]]
             stated = row["speedup_stated"] or "-"
             if row["speedup_note"]:
                 notes.append(row["speedup_note"])
                 stated += f" !{len(notes)}"
             tp = row["throughput"]
-            lines.append(
-                f"  {row['gpus']:>5} {batch_text:>11} {xla:>4} {_number(tp['baseline']):>14} "
-                f"{_number(tp['mixed']):>16}  {tp['unit']:<12} "
-                f"{published_speedup(row):>6.2f}× {stated:>7}"
-            )
-        lines.append("")
+            table.append([
+                str(row["gpus"]), batch_label(row), {True: "on", False: "off", None: "-"}[row["xla"]],
+                _number(tp["baseline"]), _number(tp["mixed"]), tp["unit"],
+                f"{published_speedup(row):.2f}×", stated,
+            ])  # fmt: skip
+        lines += [*_table(table), ""]
     lines.append(t("batch_note"))
     for i, note in enumerate(notes, 1):
         lines.append(f"!{i} {t('inconsistent', note=note)}")
     lines += ["", t("sources")]
-    for (url, table), number in sources.items():
-        row = next(r for r in rows if (r["source"]["url"], r["source"]["table"]) == (url, table))
-        lines.append(f"[{number}] {source_line(row)}")
+    lines += [f"[{number}] {source_line(row)}" for number, row in enumerate(cited, 1)]
     if not any(row["device"] == "tpu" for row in rows):
         lines += ["", t("tpu")]
     return "\n".join(lines)

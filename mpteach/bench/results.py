@@ -52,10 +52,12 @@ from importlib import metadata, resources
 from pathlib import Path
 from typing import Any
 
-from mpteach.i18n import t
+from mpteach.i18n import localized, t
 
 SCHEMA = "mpteach-bench/1"
 CLAIMS_SCHEMA = "mpteach-claims/1"
+# The fields of a claim shown in the reader's language (mpteach/i18n/sources.py).
+CLAIM_TEXTS = ("source", "quote", "hardware", "kind")
 OUTLIER_FACTOR = 2.0
 OUTLIER_RULE = (
     f"a round in which any row of its group took over {OUTLIER_FACTOR:g}x that row's median is dropped "
@@ -304,14 +306,54 @@ def recorded_results() -> list[dict[str, Any]]:
     return [check_result(json.loads(f.read_text(encoding="utf-8"))) for f in files]
 
 
-def vendor_claims() -> list[dict[str, Any]]:
-    """Published speedup claims (not measurements), each with its source and hardware."""
-    doc = json.loads(
-        (resources.files("mpteach") / "data" / "vendor_claims.json").read_text("utf-8")
-    )
-    if doc.get("schema") != CLAIMS_SCHEMA:
+def check_claims(doc: Any) -> list[dict[str, Any]]:
+    """The claims of ``doc`` (``vendor_claims.json``), or ``ValueError`` if its schema is not
+    ``mpteach-claims/1`` or one of their :data:`CLAIM_TEXTS` has no translation."""
+    if not isinstance(doc, dict) or doc.get("schema") != CLAIMS_SCHEMA:
         raise ValueError(f"vendor_claims.json: schema must be {CLAIMS_SCHEMA!r}")
+    for i, claim in enumerate(doc["claims"]):
+        for key in CLAIM_TEXTS:
+            try:
+                localized(claim[key], "en")
+            except LookupError as missing:
+                raise ValueError(f"vendor_claims.json: claims[{i}].{key} {missing}") from None
     return doc["claims"]
+
+
+def vendor_claims() -> list[dict[str, Any]]:
+    """Published speedup claims (not measurements), each with its source and hardware, in
+    English (:func:`format_claims` shows them in the reader's language)."""
+    text = (resources.files("mpteach") / "data" / "vendor_claims.json").read_text("utf-8")
+    return check_claims(json.loads(text))
+
+
+def claim_quote(claim: dict[str, Any], lang: str | None = None) -> str:
+    """The claim's words in quotation marks in ``lang``; translated, the English original follows.
+
+    >>> claim = {"quote": "60% on TPUs"}
+    >>> claim_quote(claim, "en"), claim_quote(claim, "zh")
+    ('"60% on TPUs"', '“在 TPU 上快 60%”（原文："60% on TPUs"）')
+    """
+    quote = localized(claim["quote"], lang)
+    if quote == claim["quote"]:
+        return t("bench.claim_quote", lang, quote=quote)
+    return t("bench.claim_quote_translated", lang, quote=quote, original=claim["quote"])
+
+
+def format_claims(claims: Iterable[dict[str, Any]] | None = None, lang: str | None = None) -> str:
+    """The vendor claims (default: all) in ``lang``: who claims what (:func:`claim_quote`), and
+    for which hardware.
+
+    >>> print(format_claims(vendor_claims()[:1], "en"))
+    TensorFlow guide: Mixed precision: "more than 3 times on modern GPUs"
+        hardware: NVIDIA GPUs with compute capability 7.0 or higher
+    """
+    lines = []
+    for claim in vendor_claims() if claims is None else claims:
+        source, quote = localized(claim["source"], lang), claim_quote(claim, lang)
+        lines.append(t("bench.claim", lang, source=source, quote=quote))
+        lines.append(t("bench.claim_hardware", lang, hardware=localized(claim["hardware"], lang)))
+    return "\n".join(lines)
 
 
 def merge_results(docs: Iterable[dict[str, Any]]) -> dict[str, Any]:

@@ -318,7 +318,8 @@ class Report:
                 ("fix", f.fix(lang), f.snippet.splitlines()),
             )
             for label, text, code in parts:
-                head = f"  {t(f'doctor.label.{label}', lang)}: "
+                head = f"  {t(f'doctor.label.{label}', lang)}"
+                head += "" if head.endswith("：") else " "  # a full-width colon holds its space
                 wrap.initial_indent, wrap.subsequent_indent = head, " " * 4
                 lines.append(wrap.fill(text))
                 lines += [" " * 6 + line for line in code]

@@ -19,9 +19,13 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import re
+import string
 import unicodedata
 from collections.abc import Sequence
 from functools import cache
+
+from mpteach.i18n.sources import NAMES
 
 LANGUAGES: tuple[str, ...] = ("en", "zh", "es", "ko", "ru")
 _state = {"language": "en"}
@@ -61,6 +65,58 @@ def t(key: str, lang: str | None = None, /, **values: object) -> str:
     """The message ``key`` in ``lang`` (default: the current language), formatted with ``values``."""
     texts = catalogue()[key]
     return texts[_check(lang or get_language())].format(**values)
+
+
+@cache
+def _data_patterns() -> tuple[tuple[re.Pattern[str], str], ...]:
+    """The English text of every ``sources.*`` message as a pattern, ``{name}`` matching any text."""
+    patterns = []
+    for key, texts in catalogue().items():
+        if key.startswith("sources."):
+            parts = string.Formatter().parse(texts["en"])
+            regex = "".join(re.escape(text) + (f"(?P<{name}>.+)" if name else "")
+                            for text, name, _, _ in parts)  # fmt: skip
+            patterns.append((re.compile(regex, re.DOTALL), key))
+    return tuple(patterns)
+
+
+@cache
+def _data_message(text: str) -> tuple[str, tuple[tuple[str, str], ...]]:
+    matches = [(key, m) for pattern, key in _data_patterns() if (m := pattern.fullmatch(text))]
+    if not matches:
+        raise LookupError(
+            f"{text!r} has no translation in mpteach/i18n/sources.py: add it there (or, if it is "
+            "a name that stays as it is in every language, add it to NAMES there)"
+        )
+    if len(matches) > 1:
+        keys = ", ".join(key for key, _ in matches)
+        raise LookupError(f"{text!r} matches several messages ({keys}): make them distinct")
+    key, match = matches[0]
+    return key, tuple(match.groupdict().items())
+
+
+def localized(text: str, lang: str | None = None) -> str:
+    """A string of mpteach's data (published measurements, vendor claims) in ``lang`` (default:
+    the current language), translated in ``mpteach/i18n/sources.py``: there a message's English
+    text is the data string, ``{placeholders}`` standing for names and numbers that stay as they
+    are. A name listed in ``NAMES`` there stays as it is; any other text is a ``LookupError``.
+
+    >>> localized("pre-training, sequence length 512", "zh")
+    '预训练，序列长度 512'
+    >>> localized("NVIDIA V100 32GB (SXM3) (1 GPU; log folder x_TF2_2)", "es")
+    'NVIDIA V100 32GB (SXM3) (1 GPU; carpeta de registros x_TF2_2)'
+    >>> localized("ResNet-50", "ko")
+    'ResNet-50'
+    >>> localized("warm-up", "en")
+    Traceback (most recent call last):
+    ...
+    LookupError: 'warm-up' has no translation in mpteach/i18n/sources.py: add it there (or, if it is a name that stays as it is in every language, add it to NAMES there)
+    """
+    lang = _check(lang or get_language())
+    if text in NAMES:
+        return text
+    key, values = _data_message(text)
+    return t(key, lang, **dict(values))
 
 
 def width(text: str) -> int:

@@ -64,6 +64,27 @@ MESSAGES = {
         "ko": "remapping 끔",
         "ru": "remapping выключен",
     },
+    "bench.claim": {
+        "en": "{source}: {quote}",
+        "zh": "{source}：{quote}",
+        "es": "{source}: {quote}",
+        "ko": "{source}에 따르면 {quote}",
+        "ru": "{source}: {quote}",
+    },
+    "bench.claim_quote": {
+        "en": '"{quote}"',
+        "zh": "“{quote}”",
+        "es": "«{quote}»",
+        "ko": '"{quote}"',
+        "ru": "«{quote}»",
+    },
+    "bench.claim_quote_translated": {
+        "en": '"{quote}" (original: "{original}")',
+        "zh": '“{quote}”（原文："{original}"）',
+        "es": '«{quote}» (en el original: "{original}")',
+        "ko": '"{quote}" (원문 "{original}")',
+        "ru": '«{quote}» (в оригинале: "{original}")',
+    },
     "bench.claim_hardware": {
         "en": "    hardware: {hardware}",
         "zh": "    硬件：{hardware}",

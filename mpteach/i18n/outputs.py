@@ -302,4 +302,32 @@ MESSAGES = {
         "ko": "속도 향상",
         "ru": "ускорение",
     },
+    "out.units_weights": {
+        "en": "{units} units: {weights} weights",
+        "zh": "{units} 个单元：{weights} 个权重",
+        "es": "{units} unidades: {weights} pesos",
+        "ko": "유닛 {units}개: 가중치 {weights}개",
+        "ru": "{units} нейронов в слое: всего весов {weights}",
+    },
+    "out.tf32_enabled": {
+        "en": "TF32 enabled: {value}",
+        "zh": "TF32 已启用：{value}",
+        "es": "TF32 activado: {value}",
+        "ko": "TF32 활성화: {value}",
+        "ru": "TF32 включён: {value}",
+    },
+    "out.machine_xeon_amx": {
+        "en": "Xeon with AMX",
+        "zh": "带 AMX 的 Xeon",
+        "es": "Xeon con AMX",
+        "ko": "AMX가 있는 Xeon",
+        "ru": "Xeon с AMX",
+    },
+    "out.machine_older_cpu": {
+        "en": "older CPU",
+        "zh": "较旧的 CPU",
+        "es": "CPU más antigua",
+        "ko": "구형 CPU",
+        "ru": "старый CPU",
+    },
 }

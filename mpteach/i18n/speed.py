@@ -166,6 +166,13 @@ MESSAGES = {
         "ko": "출처 값",
         "ru": "в источн.",
     },
+    "speed.published.note": {
+        "en": "  ({note})",
+        "zh": "  （{note}）",
+        "es": "  ({note})",
+        "ko": "  ({note})",
+        "ru": "  ({note})",
+    },
     "speed.published.batch_note": {
         "en": "batch/GPU: one number when both precisions used it, else FP32-or-TF32/mixed (the sources used the largest batch that fit in memory).",
         "zh": "每 GPU 批大小：两种精度相同时只写一个数，否则写作“FP32 或 TF32/混合精度”（来源使用了显存能容纳的最大批大小）。",

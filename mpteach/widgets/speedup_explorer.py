@@ -9,6 +9,9 @@
   :func:`published_bars`, :class:`PublishedPlot`, and :func:`published_html` for their sources.
 * *vendor claims*: :func:`claims_html` lists them apart, labelled as claims.
 
+Everything is shown in the reader's language, the data's descriptions too
+(:func:`mpteach.bench.published.localized_row`, :func:`mpteach.i18n.localized`).
+
 >>> from mpteach.bench.results import new_result
 >>> rows = [{"workload": "matmul", "size": 512, "variant": v, "xla": False, "tf32": None,
 ...          "remapping": True, "baseline": v == "float32", "times_s": [t]}
@@ -32,11 +35,18 @@ from matplotlib.figure import Figure
 from mpteach import i18n
 from mpteach.bench.published import (
     batch_label,
+    localized_row,
     published_document,
     published_groups,
     published_speedup,
 )
-from mpteach.bench.results import recorded_results, software_label, variant_label, vendor_claims
+from mpteach.bench.results import (
+    claim_quote,
+    recorded_results,
+    software_label,
+    variant_label,
+    vendor_claims,
+)
 from mpteach.widgets._common import FigureView, Message, figure_text, new_figure
 
 WORKLOADS = ("matmul", "dense", "cnn")
@@ -199,6 +209,8 @@ def published_bars(rows: list[dict[str, Any]], lang: str | None = None) -> list[
 class PublishedPlot:
     """Bars of one published group (same hardware, model and workload): mixed-precision
     throughput over FP32/TF32 throughput, the source's own figure marked beside each bar.
+    ``rows`` are the data's rows (in English) and ``label`` the group's label in ``lang``
+    (:func:`published_groups`).
 
     >>> from mpteach.bench.published import published_measurements, published_groups
     >>> label, rows = next(iter(published_groups(published_measurements()).items()))
@@ -217,10 +229,11 @@ class PublishedPlot:
         axes, lang = self.axes, self.lang
         axes.clear()
         self.rows, self.bars = rows, published_bars(rows, lang)
+        first = localized_row(rows[0], lang)
         x = np.arange(len(self.bars))
         heights = [bar.speedup for bar in self.bars]
         drawn = axes.bar(
-            x, heights, 0.6, color=COLOURS["float16"], label=rows[0]["precision"]["mixed"]
+            x, heights, 0.6, color=COLOURS["float16"], label=first["precision"]["mixed"]
         )
         for patch, bar in zip(drawn, self.bars, strict=True):
             if bar.note:
@@ -233,12 +246,11 @@ class PublishedPlot:
         if stated:
             axes.plot([i + 0.38 for i, _ in stated], [v for _, v in stated], "k<", ms=5,
                       label=_t("stated", lang))  # fmt: skip
-        base = rows[0]["precision"]["baseline"]
+        base = first["precision"]["baseline"]
         axes.axhline(1.0, color=COLOURS["float32"], ls="--", lw=1, label=f"{base} = 1×")
         axes.set_xticks(x, [bar.label for bar in self.bars], fontsize=7)
         axes.set_ylim(0, max(heights + [1.0]) * 1.3)
         axes.set_ylabel(_t("published_ylabel", lang), fontsize=8)
-        first = rows[0]
         axes.set_title(
             f"{label}\n{first['system']} | {first['framework']} — {_t('kind_published', lang)}",
             fontsize=8,
@@ -262,7 +274,7 @@ def published_html(rows: list[dict[str, Any]] | None = None, lang: str | None = 
         items.append(
             f"<li><a href='{html.escape(url)}' target='_blank'>{html.escape(name)}</a> "
             f"@{source['commit'][:8]} ({html.escape(source['date'])}) — "
-            f"\u201c{html.escape(table)}\u201d</li>"
+            f"\u201c{html.escape(i18n.localized(table, lang))}\u201d</li>"
         )
     tpu = (
         ""
@@ -276,11 +288,13 @@ def published_html(rows: list[dict[str, Any]] | None = None, lang: str | None = 
 
 
 def claims_html(lang: str | None = None) -> str:
-    """The published speedup claims, apart from the measurements and labelled as claims."""
+    """The published speedup claims, apart from the measurements and labelled as claims: each
+    translated, its English words beside it (:func:`mpteach.bench.results.claim_quote`)."""
     items = "".join(
-        f"<li><b>{c['speedup']:g}×</b> ({html.escape(c['kind'])}) — “{html.escape(c['quote'])}” — "
-        f"{html.escape(c['hardware'])}. <a href='{html.escape(c['url'])}' target='_blank'>"
-        f"{html.escape(c['source'])}</a></li>"
+        f"<li><b>{c['speedup']:g}×</b> ({html.escape(i18n.localized(c['kind'], lang))}) — "
+        f"{html.escape(claim_quote(c, lang))} — {html.escape(i18n.localized(c['hardware'], lang))}"
+        f" — <a href='{html.escape(c['url'])}' target='_blank'>"
+        f"{html.escape(i18n.localized(c['source'], lang))}</a></li>"
         for c in vendor_claims()
     )
     return (
@@ -348,8 +362,8 @@ def browser_data(lang: str) -> dict[str, Any]:
         menu = f"{doc['hardware']['label']} — {doc['created'][:10]} — {_t('kind_recorded', lang)}"
         results.append({"menu": menu, "workloads": workloads})
     published = []
-    for label, rows in published_groups(published_document()["rows"]).items():
-        first = rows[0]
+    for label, rows in published_groups(published_document()["rows"], lang).items():
+        first = localized_row(rows[0], lang)
         published.append({
             "label": label,
             "title": f"{label}\n{first['system']} | {first['framework']} — "
@@ -419,7 +433,7 @@ class SpeedupExplorer(widgets.VBox):
         self.result = self.results[0]
         self.plot: SpeedupPlot | None = None
         self.view: FigureView | None = None
-        self.groups = published_groups(published_document()["rows"])
+        self.groups = published_groups(published_document()["rows"], self.lang)
         self.published_menu = widgets.Dropdown(
             options=[(label, i) for i, label in enumerate(self.groups)], value=0,
             description=_t("published", self.lang), style=style,

@@ -97,7 +97,7 @@ export function describe(s, labels) {
     fill(labels.skipped, { skipped: s.skipped, steps: s.steps, percent: pyFixed(s.skipped_fraction * 100, 2) }),
     s.settle_step === null ? labels.neverSettled : fill(labels.settled, { step: s.settle_step }),
     s.underflow === null ? labels.noStepApplied : fill(labels.underflow, { percent: pyFixed(s.underflow * 100, 1) }),
-  ].join(" ");
+  ].map((part) => (part.endsWith("。") ? part : `${part} `)).join("").trimEnd(); // 。 holds its space
 }
 
 // The scale as Python's widget titles write it: scale_text(scale).split(" =")[0].
