@@ -5,16 +5,19 @@ catalogue (``mp.t(...)``), so an output that is byte-identical to the English no
 
 * **Figures:** no PNG of a translated notebook may be identical to the English twin of its cell.
 * **Printed lines:** a line identical to a line of the English twin is English *prose* when it
-  holds at least two English words. A word here is a run of three or more letters, at least one of
-  them lower case, that is not part of a code name (nothing glued to it by ``_``, ``.``, ``(``,
-  ``/``, quotes or digits, so ``float16``, ``mp.t``, ``dense_0``, ``get_layer()`` are not words),
-  not an acronym (``AMD``, ``NVIDIA``) and not in :data:`CODE_WORDS` (Python and Keras names
-  printed as values: ``True``, ``kernel``, benchmark workload ids such as ``matmul``, layer
-  names such as ``logits``, ...). Left out as Keras's and TensorFlow's own messages, which stay as
-  they are: exception lines (``ValueError: ...``; mpteach's own errors are catalogue messages,
-  checked in tests/test_i18n.py) and ``fit``'s progress log (``Epoch 1/2``). Left out as code: an
-  output that is a whole Python program (``inspect.getsource`` of a function), which ``ast``
-  parses.
+  holds an English word. A word here is a run of three or more letters, at least one of them
+  lower case, that is not part of a code name (nothing glued to it by ``_``, ``.``, ``(``, ``/``,
+  quotes or digits, so ``float16``, ``mp.t``, ``dense_0``, ``get_layer()`` are not words), not an
+  acronym or CamelCase name (``AMD``, ``RMSNorm``), not a name given a value (``scale = 8``), not
+  in :data:`CODE_WORDS` (Python and Keras names printed as values: ``True``, ``kernel``,
+  benchmark workload ids such as ``matmul``, layer names such as ``logits``, ...) and not spelled
+  the same in the language (:data:`SAME_WORDS`: Spanish ``normal``).
+
+  Left out as Keras's and TensorFlow's own messages, which stay as they are: exception lines
+  (``ValueError: ...``; mpteach's own errors are catalogue messages, checked in
+  tests/test_i18n.py), ``fit``'s progress log (``Epoch 1/2``) and ``check_numerics``' report.
+  Left out as code: a quoted source line (``AddRandom.call:11: return ...``) and an output that
+  is the Python source of a function or class (``inspect.getsource``), which ``ast`` parses.
 
 Lines not yet localized are listed in ``tests/english_output_lines.json``: a line missing from it
 fails (new English), and an entry that no longer occurs fails too (remove it), so the list only
@@ -36,6 +39,7 @@ BASELINE = Path(__file__).with_name("english_output_lines.json")
 LANGS = ("zh", "es", "ko", "ru")
 WORD = re.compile(r"(?<![\w.'\"/(`\\-])[A-Za-z]*[a-z][A-Za-z]*(?![\w.'\"(/`\\-])")
 EXCEPTION = re.compile(r"^\s*[A-Z]\w*(Error|Exception|Warning)\b")
+SOURCE_LINE = re.compile(r"^\s*\w+\.\w+:\d+: ")  # a quoted line of code: AddRandom.call:11: ...
 KERAS_LOG = re.compile(
     r"^(Epoch \d+/\d+|\s*\d+/\d+ - .*/step\b.*"  # fit's progress log
     r"|Exception encountered when calling .*"  # Keras's wrapper around a layer's error
@@ -65,6 +69,11 @@ CODE_WORDS = {
     "variables",
     "path",
     "remapping",
+    "Policy",  # mpteach's class, in reprs: <Policy "float32">
+    # optimizer attributes printed by name (hasattr, state tables)
+    "dynamic",
+    "minimize",
+    "iterations",
     # mp.bench workload ids, printed in result tables (mp.bench.run's names)
     "matmul",
     "dense",
@@ -107,7 +116,7 @@ def english_words(line: str, lang: str = "") -> list[str]:
         and len(w) >= 3
         and w not in CODE_WORDS
         and w not in SAME_WORDS.get(lang, ())
-        and not re.search(r"[a-z][A-Z]", w)
+        and not re.search(r"[a-z][A-Z]|^[A-Z]{2,}[a-z]", w)  # CamelCase: RMSNorm, RMSprop
     ]
 
 
@@ -122,10 +131,12 @@ def is_prose(line: str, lang: str = "") -> bool:
     False
     >>> is_prose("16/16 - 1s - 42ms/step - loss: 2.4060")
     False
+    >>> is_prose("      AddRandom.call:11: return inputs + tf.random.normal(tf.shape(inputs))")
+    False
     >>> is_prose("float16  0 00000 0010101000  1.001e-05  subnormal", lang="es")
     False
     """
-    if EXCEPTION.match(line) or KERAS_LOG.match(line):
+    if EXCEPTION.match(line) or KERAS_LOG.match(line) or SOURCE_LINE.match(line):
         return False
     return bool(english_words(line, lang))
 

@@ -19,7 +19,7 @@ MESSAGES = {
         "en": "A GPU is available: the course runs on it, and chapter 08 measures how much mixed precision speeds it up.",
         "zh": "检测到 GPU：课程会在它上面运行，第 08 章会测量混合精度能让它快多少。",
         "es": "Hay una GPU disponible: el curso se ejecuta en ella, y el capítulo 08 mide cuánto la acelera la precisión mixta.",
-        "ko": "GPU를 사용할 수 있습니다. 과정이 GPU에서 실행되며, 08장에서 혼합 정밀도가 얼마나 빨라지게 하는지 측정합니다.",
+        "ko": "GPU를 사용할 수 있습니다. 과정이 GPU에서 실행되며, 08장에서 혼합 정밀도로 얼마나 빨라지는지 측정합니다.",
         "ru": "Доступен GPU: курс выполняется на нём, а глава 08 измеряет, насколько смешанная точность его ускоряет.",
     },
     "course.ch00.tpu": {
@@ -47,7 +47,7 @@ MESSAGES = {
         "en": "{answer} is not the variable dtype of {policy}. Its name says what it mixes: 16-bit compute with which 32-bit format?",
         "zh": "{answer} 不是 {policy} 的变量 dtype。它的名字说明了混合的内容：16 位计算配哪种 32 位格式？",
         "es": "{answer} no es el dtype de las variables de {policy}. Su nombre dice qué mezcla: cómputo de 16 bits con ¿qué formato de 32 bits?",
-        "ko": "{answer}은(는) {policy}의 변수 dtype이 아닙니다. 이름이 무엇을 섞는지 말해 줍니다: 16비트 연산과 어떤 32비트 형식일까요?",
+        "ko": "{answer}은(는) {policy}의 변수 dtype이 아닙니다. 이름에 무엇을 섞는지가 드러나 있습니다. 16비트 연산과 섞는 32비트 형식은 무엇일까요?",
         "ru": "{answer} — не dtype переменных политики {policy}. Её имя говорит, что она смешивает: 16-битные вычисления и какой 32-битный формат?",
     },
     "checks.ch00.need_dict": {
@@ -112,5 +112,33 @@ MESSAGES = {
         "es": "No son {answer} MB. Multiplica los {count} valores por los bytes de un valor float16 (16 bits) y divide entre 1 000 000.",
         "ko": "{answer} MB가 아닙니다. {count}개 값에 float16 값 하나의 바이트 수(16비트)를 곱한 뒤 1,000,000으로 나누세요.",
         "ru": "Не {answer} МБ. Умножьте {count} значений на число байт одного значения float16 (16 бит) и разделите на 1 000 000.",
+    },
+    "out.ch00.policy_compare_row": {
+        "en": "{name:15} compute {compute:9} variables {variables:8} same as Keras: {same}",
+        "zh": "{name:15} 计算 {compute:9} 变量 {variables:8} 与 Keras 一致：{same}",
+        "es": "{name:15} cálculo {compute:9} variables {variables:8} igual que en Keras: {same}",
+        "ko": "{name:15} 연산 {compute:9} 변수 {variables:8} Keras와 동일: {same}",
+        "ru": "{name:15} вычисления {compute:9} переменные {variables:8} как в Keras: {same}",
+    },
+    "out.ch00.layer_policy": {
+        "en": "layer policy:   {value}",
+        "zh": "层的策略：{value}",
+        "es": "política de la capa: {value}",
+        "ko": "레이어 정책: {value}",
+        "ru": "политика слоя: {value}",
+    },
+    "out.ch00.kernel_dtype": {
+        "en": "kernel dtype:   {value}",
+        "zh": "kernel 的 dtype：{value}",
+        "es": "dtype del kernel: {value}",
+        "ko": "커널 dtype: {value}",
+        "ru": "dtype kernel (матрицы весов): {value}",
+    },
+    "out.ch00.output_dtype": {
+        "en": "output dtype:   {value}",
+        "zh": "输出的 dtype：{value}",
+        "es": "dtype de la salida: {value}",
+        "ko": "출력 dtype: {value}",
+        "ru": "dtype выхода: {value}",
     },
 }

@@ -3,7 +3,7 @@
 MESSAGES = {
     "checks.ch02.policy_dtypes_ok": {
         "en": 'Right: only the "mixed_" policies keep their variables in float32.',
-        "zh": "正确：只有 “mixed_” 策略把变量保存为 float32。",
+        "zh": '正确：只有 "mixed_" 策略把变量保存为 float32。',
         "es": "Correcto: solo las políticas «mixed_» guardan sus variables en float32.",
         "ko": '정답입니다. "mixed_" 정책만 변수를 float32로 저장합니다.',
         "ru": "Верно: только политики «mixed_» хранят переменные в float32.",
@@ -45,27 +45,18 @@ MESSAGES = {
         "смешанная политика считает в 16 битах, а хранит в 32.",
     },
     "checks.ch02.policy_compute": {
-        "en": "{name!r} does not compute in {answer!r}. The compute dtype is the name itself, "
-        'or the part after "mixed_".',
-        "zh": "{name!r} 的计算类型不是 {answer!r}。计算 dtype 就是名字本身，"
-        "或者 “mixed_” 后面的部分。",
-        "es": "{name!r} no calcula en {answer!r}. El dtype de cálculo es el propio nombre "
-        "o la parte que sigue a «mixed_».",
-        "ko": "{name!r}의 연산 dtype은 {answer!r}이(가) 아닙니다. 연산 dtype은 이름 그 자체이거나 "
-        '"mixed_" 뒤의 부분입니다.',
+        "en": '{name!r} does not compute in {answer!r}. The compute dtype is the name itself, or the part after "mixed_".',
+        "zh": '{name!r} 的计算类型不是 {answer!r}。计算 dtype 就是名字本身，或者 "mixed_" 后面的部分。',
+        "es": "{name!r} no calcula en {answer!r}. El dtype de cálculo es el propio nombre o la parte que sigue a «mixed_».",
+        "ko": '{name!r}의 연산 dtype은 {answer!r}이(가) 아닙니다. 연산 dtype은 이름 그 자체이거나 "mixed_" 뒤의 부분입니다.',
         "ru": "Политика {name!r} считает не в {answer!r}. Её dtype вычислений — это само имя или его часть после «mixed_».",
     },
     "checks.ch02.policy_variable_mixed": {
-        "en": '{name!r} does not store its variables in {answer!r}: every "mixed_" policy keeps '
-        "variables in float32, so that small updates are not rounded away.",
-        "zh": "{name!r} 不会把变量保存为 {answer!r}：所有 “mixed_” 策略都把变量保存为 float32，"
-        "这样微小的更新不会被舍入掉。",
-        "es": "{name!r} no guarda sus variables en {answer!r}: toda política «mixed_» las guarda "
-        "en float32, para que las actualizaciones pequeñas no se pierdan al redondear.",
-        "ko": '{name!r}은(는) 변수를 {answer!r}(으)로 저장하지 않습니다. 모든 "mixed_" 정책은 작은 업데이트가 '
-        "반올림으로 사라지지 않도록 변수를 float32로 저장합니다.",
-        "ru": "{name!r} хранит переменные не в {answer!r}: любая политика «mixed_» держит их "
-        "в float32, чтобы малые обновления не терялись при округлении.",
+        "en": '{name!r} does not store its variables in {answer!r}: every "mixed_" policy keeps variables in float32, so that small updates are not rounded away.',
+        "zh": '{name!r} 不会把变量保存为 {answer!r}：所有 "mixed_" 策略都把变量保存为 float32，这样微小的更新不会被舍入掉。',
+        "es": "{name!r} no guarda sus variables en {answer!r}: toda política «mixed_» las guarda en float32, para que las actualizaciones pequeñas no se pierdan al redondear.",
+        "ko": '{name!r}은(는) 변수를 {answer!r}(으)로 저장하지 않습니다. 모든 "mixed_" 정책은 작은 업데이트가 반올림으로 사라지지 않도록 변수를 float32로 저장합니다.',
+        "ru": "{name!r} хранит переменные не в {answer!r}: любая политика «mixed_» держит их в float32, чтобы малые обновления не терялись при округлении.",
     },
     "checks.ch02.policy_variable_pure": {
         "en": "{name!r} is not a mixed policy: a plain dtype name sets both dtypes, "
@@ -107,14 +98,14 @@ MESSAGES = {
         "en": 'This layer has the policy {name!r}, which computes in {compute}. Ask for float32: dtype="float32".',
         "zh": '这个层的策略是 {name!r}，用 {compute} 计算。请指定 float32：dtype="float32"。',
         "es": 'Esta capa tiene la política {name!r}, que calcula en {compute}. Pide float32: dtype="float32".',
-        "ko": '이 레이어의 정책은 {name!r}이고 {compute}(으)로 연산합니다. float32를 지정하세요: dtype="float32".',
+        "ko": '이 레이어의 정책은 {name!r}이고 {compute}(으)로 연산합니다. dtype="float32"로 float32를 지정하세요.',
         "ru": 'У этого слоя политика {name!r}, он считает в {compute}. Укажите float32: dtype="float32".',
     },
     "checks.ch02.global_is_name": {
         "en": "{answer!r} is a string. Give the policy object itself: answer = keras.config.dtype_policy().",
         "zh": "{answer!r} 是字符串。请给出策略对象本身：answer = keras.config.dtype_policy()。",
         "es": "{answer!r} es una cadena. Da el propio objeto de la política: answer = keras.config.dtype_policy().",
-        "ko": "{answer!r}은(는) 문자열입니다. 정책 객체 자체를 주세요: answer = keras.config.dtype_policy().",
+        "ko": "{answer!r}은(는) 문자열입니다. answer = keras.config.dtype_policy()처럼 정책 객체 자체를 주세요.",
         "ru": "{answer!r} — строка. Передайте сам объект политики: answer = keras.config.dtype_policy().",
     },
     "checks.ch02.global_is_mpteach": {
@@ -159,5 +150,96 @@ MESSAGES = {
         "es": 'La política global es {name!r}; el código antiguo pedía "mixed_float16".',
         "ko": '전역 정책이 {name!r}입니다. 예전 코드는 "mixed_float16"을 요청했습니다.',
         "ru": 'Глобальная политика — {name!r}; старый код запрашивал "mixed_float16".',
+    },
+    "out.ch02.col_policy": {
+        "en": "policy",
+        "zh": "策略",
+        "es": "política",
+        "ko": "정책",
+        "ru": "политика",
+    },
+    "out.ch02.global_policy": {
+        "en": "global policy: {value}",
+        "zh": "全局策略：{value}",
+        "es": "política global: {value}",
+        "ko": "전역 정책: {value}",
+        "ru": "глобальная политика: {value}",
+    },
+    "out.ch02.kept": {
+        "en": "{value} (kept)",
+        "zh": "{value}（保持不变）",
+        "es": "{value} (sin cambios)",
+        "ko": "{value} (그대로 유지)",
+        "ru": "{value} (без изменений)",
+    },
+    "out.ch02.none_refused": {
+        "en": "keras: {bad} -> ValueError; use {good}",
+        "zh": "keras：{bad} -> ValueError；请改用 {good}",
+        "es": "keras: {bad} -> ValueError; usa {good}",
+        "ko": "keras: {bad} -> ValueError (대신 {good} 사용)",
+        "ru": "keras: {bad} -> ValueError; используйте {good}",
+    },
+    "out.ch02.after_none": {
+        "en": "mpteach after None: {value}",
+        "zh": "mpteach（设为 None 之后）：{value}",
+        "es": "mpteach después de None: {value}",
+        "ko": "None으로 설정한 뒤 mpteach: {value}",
+        "ru": "mpteach после None: {value}",
+    },
+    "out.ch02.by_name": {
+        "en": "by name:   {value}",
+        "zh": "用名称指定：{value}",
+        "es": "por nombre: {value}",
+        "ko": "이름으로 지정: {value}",
+        "ru": "по имени: {value}",
+    },
+    "out.ch02.by_policy": {
+        "en": "by policy: {value}",
+        "zh": "用策略对象指定：{value}",
+        "es": "con un objeto de política: {value}",
+        "ko": "정책 객체로 지정: {value}",
+        "ru": "объектом политики: {value}",
+    },
+    "out.ch02.same_policy": {
+        "en": "same policy: {value}",
+        "zh": "两者策略相同：{value}",
+        "es": "misma política: {value}",
+        "ko": "같은 정책: {value}",
+        "ru": "политики совпадают: {value}",
+    },
+    "out.ch02.default": {
+        "en": "default:   {value}",
+        "zh": "默认：{value}",
+        "es": "por defecto: {value}",
+        "ko": "기본값: {value}",
+        "ru": "по умолчанию: {value}",
+    },
+    "out.ch02.input_output_kernel": {
+        "en": "{policy:<14} input {input} -> output {output}, kernel {kernel}",
+        "zh": "{policy:<14} 输入 {input} -> 输出 {output}，kernel {kernel}",
+        "es": "{policy:<14} entrada {input} -> salida {output}, kernel {kernel}",
+        "ko": "{policy:<14} 입력 {input} -> 출력 {output}, 커널 {kernel}",
+        "ru": "{policy:<14} вход {input} -> выход {output}, kernel {kernel}",
+    },
+    "out.ch02.gone": {
+        "en": "{name}: {error} (gone)",
+        "zh": "{name}：{error}（已移除）",
+        "es": "{name}: {error} (ya no existe)",
+        "ko": "{name}: {error} (삭제됨)",
+        "ru": "{name}: {error} (удалено)",
+    },
+    "out.ch02.no_argument": {
+        "en": "{call}: {error} (no {argument} argument)",
+        "zh": "{call}：{error}（没有 {argument} 参数）",
+        "es": "{call}: {error} (no hay argumento {argument})",
+        "ko": "{call}: {error} ({argument} 인자 없음)",
+        "ru": "{call}: {error} (аргумента {argument} нет)",
+    },
+    "out.ch02.available": {
+        "en": "{name} available: {value}",
+        "zh": "{name} 可用：{value}",
+        "es": "{name} disponible: {value}",
+        "ko": "{name} 사용 가능: {value}",
+        "ru": "функция {name} доступна: {value}",
     },
 }

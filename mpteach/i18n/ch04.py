@@ -74,15 +74,11 @@ MESSAGES = {
         "при любой политике.",
     },
     "checks.ch04.rms_overflow": {
-        "en": "Under {policy!r} an input of 300 gave {value} instead of 1. 300² = 90000 is above 65504, "
-        "float16's largest value: compute the mean of squares in float32, then cast back.",
-        "zh": "在 {policy!r} 下输入 300 得到了 {value}，而不是 1。300² = 90000 超过了 float16 的最大值 65504："
-        "请用 float32 计算平方的均值，再转换回来。",
+        "en": "Under {policy!r} an input of 300 gave {value} instead of 1. 300² = 90000 is above 65504, float16's largest value: compute the mean of squares in float32, then cast back.",
+        "zh": "在 {policy!r} 下输入 300 得到了 {value}，而不是 1。300² = 90000 超过了 float16 的最大值 65504：请用 float32 计算平方的均值，再转换回来。",
         "es": "Con {policy!r} una entrada de 300 dio {value} en vez de 1. 300² = 90000 supera 65504, el mayor valor de float16: calcula la media de los cuadrados en float32 y luego vuelve a convertir el resultado.",
-        "ko": "{policy!r}에서 입력 300이 1이 아니라 {value}이(가) 되었습니다. 300² = 90000은 float16의 최댓값 "
-        "65504보다 큽니다. 제곱의 평균을 float32로 계산한 뒤 되돌리세요.",
-        "ru": "С политикой {policy!r} вход 300 дал {value} вместо 1. 300² = 90000 больше 65504, "
-        "наибольшего числа float16: считайте среднее квадратов в float32, затем приводите обратно.",
+        "ko": "{policy!r}에서 입력 300이 1이 아니라 {value}이(가) 되었습니다. 300² = 90,000은 float16의 최댓값 65,504보다 큽니다. 제곱의 평균을 float32로 계산한 뒤 되돌리세요.",
+        "ru": "С политикой {policy!r} вход 300 дал {value} вместо 1. 300² = 90000 больше 65504, наибольшего числа float16: считайте среднее квадратов в float32, затем приводите обратно.",
     },
     "checks.ch04.rms_ok": {
         "en": "Right: the sensitive part runs in float32 and the output is back in the compute dtype, "
@@ -94,5 +90,54 @@ MESSAGES = {
         "BatchNormalization과 같은 방식입니다.",
         "ru": "Верно: чувствительная часть считается в float32, а выход возвращается в dtype вычислений, "
         "как в BatchNormalization.",
+    },
+    "out.ch04.exists": {
+        "en": "{name} exists: {value}",
+        "zh": "{name} 存在：{value}",
+        "es": "{name} existe: {value}",
+        "ko": "{name} 존재 여부: {value}",
+        "ru": "{name} существует: {value}",
+    },
+    "out.ch04.read_before_cast": {
+        "en": "weights read before tf.cast: {value}",
+        "zh": "tf.cast 之前读到的权重：{value}",
+        "es": "pesos leídos antes de tf.cast: {value}",
+        "ko": "tf.cast 전에 읽은 가중치: {value}",
+        "ru": "веса, прочитанные до tf.cast: {value}",
+    },
+    "out.ch04.output_weights_stored": {
+        "en": "output: {output} | weights stored: {stored}",
+        "zh": "输出：{output} | 权重存储为：{stored}",
+        "es": "salida: {output} | almacenamiento de los pesos: {stored}",
+        "ko": "출력: {output} | 가중치 저장 dtype: {stored}",
+        "ru": "выход: {output} | хранение весов: {stored}",
+    },
+    "out.ch04.layer_output_stored": {
+        "en": "{layer} output: {output} | {variable} stored: {stored}",
+        "zh": "{layer} 输出：{output} | {variable} 存储为：{stored}",
+        "es": "salida de {layer}: {output} | almacenamiento de {variable}: {stored}",
+        "ko": "{layer} 출력: {output} | {variable} 저장 dtype: {stored}",
+        "ru": "выход {layer}: {output} | хранение {variable}: {stored}",
+    },
+    "out.ch04.simple_dense_row": {
+        "en": "{policy:<15} kernel {kernel:<8} output {output:<9} same as Dense: {same}",
+        "zh": "{policy:<15} kernel {kernel:<8} 输出 {output:<9} 与 Dense 一致：{same}",
+        "es": "{policy:<15} kernel {kernel:<8} salida {output:<9} igual que Dense: {same}",
+        "ko": "{policy:<15} kernel {kernel:<8} 출력 {output:<9} Dense와 동일: {same}",
+        "ru": "{policy:<15} kernel {kernel:<8} выход {output:<9} как у Dense: {same}",
+    },
+    "out.ch04.inside_call_output": {
+        "en": "inside call: {seen} | output: {output}",
+        "zh": "call 内部：{seen} | 输出：{output}",
+        "es": "dentro de call: {seen} | salida: {output}",
+        "ko": "call 안: {seen} | 출력: {output}",
+        "ru": "внутри call: {seen} | выход: {output}",
+    },
+    "out.ch04.under_policies": {
+        "en": "under {policies}",
+        "zh": "在 {policies} 下",
+        "es": "con {policies}",
+        "ko": "{policies} 정책에서",
+        "ru": "при политиках {policies}",
     },
 }

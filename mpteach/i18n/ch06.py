@@ -76,7 +76,7 @@ MESSAGES = {
         "zh": "学习曲线（{seeds} 个随机种子）",
         "es": "Curvas de aprendizaje, {seeds} semillas",
         "ko": "학습 곡선, 시드 {seeds}개",
-        "ru": "Кривые обучения, сидов: {seeds}",
+        "ru": "Кривые обучения, зёрен: {seeds}",
     },
     "course.ch06.train.zero_axis": {
         "en": "% of gradients that are 0",
@@ -96,14 +96,14 @@ MESSAGES = {
         "en": "Share of kernel gradients that are 0, per layer (mean over all steps and seeds):",
         "zh": "各层 kernel 梯度中为 0 的比例（所有训练步和随机种子的平均）：",
         "es": "Fracción de gradientes del kernel iguales a 0, por capa (media de todos los pasos y semillas):",
-        "ko": "레이어별로 0인 kernel 그래디언트의 비율(모든 스텝과 시드의 평균):",
-        "ru": "Доля нулевых градиентов kernel по слоям (среднее по всем шагам и сидам):",
+        "ko": "레이어별로 0인 커널 그래디언트의 비율(모든 스텝과 시드의 평균):",
+        "ru": "Доля нулевых градиентов kernel по слоям (среднее по всем шагам и зёрнам):",
     },
     "course.ch06.train.fact.zeros_without": {
         "en": "No scaling: over 90% of the first layer's gradients are 0 in steps 1 to 50.",
         "zh": "不缩放：在第 1 到 50 步中，第一层超过 90% 的梯度为 0。",
         "es": "Sin escalado: más del 90 % de los gradientes de la primera capa son 0 en los pasos 1 a 50.",
-        "ko": "스케일링 없음: 1~50 스텝에서 첫 번째 레이어 그래디언트의 90% 이상이 0입니다.",
+        "ko": "스케일링 없음: 1~50스텝에서 첫 번째 레이어 그래디언트의 90% 이상이 0입니다.",
         "ru": "Без масштабирования: на шагах с 1-го по 50-й больше 90 % градиентов первого слоя равны 0.",
     },
     "course.ch06.train.fact.zeros_with": {
@@ -132,7 +132,7 @@ MESSAGES = {
         "zh": "每个随机种子：{holds}",
         "es": "Todas las semillas: {holds}",
         "ko": "모든 시드: {holds}",
-        "ru": "Все сиды: {holds}",
+        "ru": "Все зёрна: {holds}",
     },
     "checks.ch06.scale_not_power": {
         "en": "{answer} is not a power of two. Loss scales are powers of two: multiplying by 2**k changes only the exponent, so scaling and unscaling lose nothing.",
@@ -145,14 +145,14 @@ MESSAGES = {
         "en": "Too small: {grad} × {answer} = {product} is below float16's smallest normal number, {normal}; float16 keeps it only as {stored}, a subnormal with few significant bits (or zero).",
         "zh": "太小了：{grad} × {answer} = {product}，低于 float16 最小的正规数 {normal}；float16 只能把它存成 {stored}，一个有效位很少的次正规数（或零）。",
         "es": "Demasiado pequeña: {grad} × {answer} = {product} está por debajo del menor número normal de float16, {normal}; float16 solo lo guarda como {stored}, un subnormal con pocos bits significativos (o cero).",
-        "ko": "너무 작습니다: {grad} × {answer} = {product}은(는) float16의 가장 작은 정규 수 {normal}보다 작습니다. float16은 이를 유효 비트가 적은 비정규 수(또는 0)인 {stored}(으)로만 저장합니다.",
+        "ko": "너무 작습니다. {grad} × {answer} = {product}은(는) float16의 가장 작은 정규 수 {normal}보다 작습니다. float16은 이를 유효 비트가 적은 비정규 수(또는 0)인 {stored}(으)로만 저장합니다.",
         "ru": "Слишком мало: {grad} × {answer} = {product} меньше наименьшего нормализованного числа float16, {normal}; float16 хранит его лишь как {stored} — субнормальное число с малым числом значащих битов (или ноль).",
     },
     "checks.ch06.scale_not_smallest": {
         "en": "{answer} works, but it is not the smallest: {half} already lifts {grad} above float16's smallest normal, {normal}. A larger scale than needed brings the largest gradients closer to overflow.",
-        "zh": "{answer} 可以，但不是最小的：{half} 已经能把 {grad} 抬到 float16 最小正规数 {normal} 之上。比需要更大的缩放因子会让最大的梯度更接近上溢。",
+        "zh": "{answer} 可行，但不是最小的：{half} 已经能把 {grad} 抬到 float16 最小正规数 {normal} 之上。比需要更大的缩放因子会让最大的梯度更接近上溢。",
         "es": "{answer} funciona, pero no es la menor: {half} ya eleva {grad} por encima del menor normal de float16, {normal}. Una escala mayor de lo necesario acerca los gradientes más grandes al desbordamiento.",
-        "ko": "{answer}도 되지만 가장 작은 값은 아닙니다: {half}만으로도 {grad}을(를) float16의 가장 작은 정규 수 {normal} 위로 올립니다. 필요 이상으로 큰 스케일은 가장 큰 그래디언트를 오버플로에 더 가깝게 만듭니다.",
+        "ko": "{answer}도 되지만 가장 작은 값은 아닙니다. {half}만으로도 {grad}을(를) float16의 가장 작은 정규 수 {normal} 위로 올립니다. 필요 이상으로 큰 스케일은 가장 큰 그래디언트를 오버플로에 더 가깝게 만듭니다.",
         "ru": "{answer} подходит, но это не наименьший масштаб: уже {half} поднимает {grad} выше наименьшего нормализованного числа float16, {normal}. Масштаб больше нужного приближает самые большие градиенты к переполнению.",
     },
     "checks.ch06.scale_ok": {
@@ -180,7 +180,7 @@ MESSAGES = {
         "en": "Not {answer}. Walk through the steps one by one: a finite step adds 1 to the counter, and once the counter reaches {growth} finite steps in a row the scale doubles and the counter restarts at 0; a non-finite step halves the scale and resets the counter.",
         "zh": "不是 {answer}。请逐步推演：每个有限步让计数器加 1，连续有限步数达到 {growth} 时缩放因子翻倍、计数器归零；非有限步把缩放因子减半并清零计数器。",
         "es": "No es {answer}. Recorre los pasos uno a uno: un paso finito suma 1 al contador, y al llegar a {growth} pasos finitos seguidos la escala se duplica y el contador vuelve a 0; un paso no finito divide la escala por dos y pone el contador a 0.",
-        "ko": "{answer}이(가) 아닙니다. 스텝을 하나씩 따라가 보세요: 유한한 스텝마다 카운터가 1 늘고, 유한 스텝이 연속 {growth}번이 되면 스케일이 두 배가 되고 카운터가 0으로 돌아갑니다. 유한하지 않은 스텝은 스케일을 절반으로 줄이고 카운터를 0으로 되돌립니다.",
+        "ko": "{answer}이(가) 아닙니다. 스텝을 하나씩 따라가 보세요. 유한한 스텝마다 카운터가 1 늘고, 유한 스텝이 연속 {growth}번이 되면 스케일이 두 배가 되고 카운터가 0으로 돌아갑니다. 유한하지 않은 스텝은 스케일을 절반으로 줄이고 카운터를 0으로 되돌립니다.",
         "ru": "Не {answer}. Пройдите шаги по одному: конечный шаг прибавляет 1 к счётчику, а когда наберётся {growth} конечных шагов подряд, масштаб удваивается и счётчик начинается с 0; неконечный шаг делит масштаб пополам и обнуляет счётчик.",
     },
     "checks.ch06.asym_skipped": {

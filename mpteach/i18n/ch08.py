@@ -17,7 +17,7 @@ MESSAGES = {
     },
     "course.ch08.tpu": {
         "en": "A TPU runtime: the live measurements here time the host CPU, not the TPU. No published float32-vs-bfloat16 TPU training measurement was found; the TPU figure is a vendor claim, labelled as one.",
-        "zh": "TPU 运行时：这里的现场测量测的是主机 CPU，而不是 TPU。我们没有找到已发表的 TPU 上 float32 与 bfloat16 训练的对比测量；TPU 的数字是厂商的说法，并已标明。",
+        "zh": "TPU 运行时：这里的现场测量测的是主机 CPU，而不是 TPU。我们没有找到已发表的 TPU 上 float32 与 bfloat16 训练的对比测量；TPU 的数字是厂商宣称，并已标明。",
         "es": "Entorno TPU: las mediciones en vivo cronometran la CPU del host, no la TPU. No se encontró ninguna medición publicada de entrenamiento en TPU con float32 frente a bfloat16; la cifra de TPU es una afirmación del fabricante, señalada como tal.",
         "ko": "TPU 런타임입니다. 여기의 실시간 측정은 TPU가 아니라 호스트 CPU에서 이루어집니다. TPU에서 float32와 bfloat16의 훈련을 비교한 공개 측정값은 찾지 못했으며, TPU 수치는 벤더의 주장으로 표시되어 있습니다.",
         "ru": "Среда TPU: замеры в реальном времени здесь выполняются на CPU хоста, а не на TPU. Опубликованного измерения обучения на TPU в float32 против bfloat16 найти не удалось; цифра для TPU — заявление производителя и помечена как таковое.",
@@ -33,7 +33,7 @@ MESSAGES = {
         "en": "{answer} is smaller than {size}: padding may add unused rows, never remove needed ones.",
         "zh": "{answer} 小于 {size}：填充只能增加用不到的行，不能去掉需要的行。",
         "es": "{answer} es menor que {size}: el relleno puede añadir filas sin usar, nunca quitar las necesarias.",
-        "ko": "{answer}은(는) {size}보다 작습니다: 패딩은 쓰지 않는 행을 더할 수는 있어도 필요한 행을 뺄 수는 없습니다.",
+        "ko": "{answer}은(는) {size}보다 작습니다. 패딩은 쓰지 않는 행을 더할 수는 있어도 필요한 행을 뺄 수는 없습니다.",
         "ru": "{answer} меньше {size}: дополнение может добавить неиспользуемые строки, но не убрать нужные.",
     },
     "checks.ch08.not_multiple": {
@@ -47,7 +47,7 @@ MESSAGES = {
         "en": "{answer} is a multiple of {multiple}, but it wastes {waste} rows: a smaller multiple of {multiple} also holds {size}.",
         "zh": "{answer} 是 {multiple} 的倍数，但浪费了 {waste} 行：一个更小的 {multiple} 的倍数也能容纳 {size}。",
         "es": "{answer} es múltiplo de {multiple}, pero desperdicia {waste} filas: un múltiplo de {multiple} más pequeño también da cabida a {size}.",
-        "ko": "{answer}은(는) {multiple}의 배수이지만 {waste}개 행을 낭비합니다: 더 작은 {multiple}의 배수로도 {size}을(를) 담을 수 있습니다.",
+        "ko": "{answer}은(는) {multiple}의 배수이지만 {waste}개 행을 낭비합니다. 더 작은 {multiple}의 배수로도 {size}을(를) 담을 수 있습니다.",
         "ru": "{answer} кратно {multiple}, но тратит впустую {waste} строк: меньшее кратное {multiple} тоже вмещает {size}.",
     },
     "checks.ch08.tensor_cores_ok": {

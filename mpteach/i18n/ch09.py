@@ -33,14 +33,14 @@ MESSAGES = {
         "en": "Not {fmt}: it covers only {have} octaves ({low} to {high}), and the tensor spans {need}. Scaled so that its largest value lands on {high}, its smallest would be {smallest}, below the smallest subnormal: it becomes zero.",
         "zh": "不是 {fmt}：它只覆盖 {have} 个 2 倍区间（{low} 到 {high}），而这个张量跨越 {need} 个。若缩放到最大值落在 {high}，最小值会是 {smallest}，低于最小的次正规数，于是变成零。",
         "es": "No es {fmt}: solo cubre {have} octavas ({low} a {high}) y el tensor abarca {need}. Escalado para que su mayor valor caiga en {high}, el menor sería {smallest}, por debajo del menor subnormal: se convierte en cero.",
-        "ko": "{fmt}이(가) 아닙니다. 이 형식은 {have} 옥타브({low}부터 {high}까지)만 담는데 텐서는 {need} 옥타브에 걸쳐 있습니다. 가장 큰 값이 {high}에 오도록 스케일하면 가장 작은 값은 {smallest}(으)로 가장 작은 비정규 수보다 작아져 0이 됩니다.",
+        "ko": "{fmt}이(가) 아닙니다. 이 형식은 {have}옥타브({low}부터 {high}까지)만 담는데 텐서는 {need}옥타브에 걸쳐 있습니다. 가장 큰 값이 {high}에 오도록 스케일링하면 가장 작은 값은 {smallest}(으)로 가장 작은 비정규 수보다 작아져 0이 됩니다.",
         "ru": "Не {fmt}: он охватывает только {have} октав (от {low} до {high}), а тензор — {need}. Если масштабировать так, чтобы наибольшее значение пришлось на {high}, наименьшее станет {smallest} — меньше наименьшего субнормального числа, то есть нулём.",
     },
     "checks.ch09.span_ok": {
         "en": "Right: {fmt} covers {have} octaves ({low} to {high}), enough for the tensor's {need}; one scale factor moves the tensor's range onto it.",
         "zh": "正确：{fmt} 覆盖 {have} 个 2 倍区间（{low} 到 {high}），足以容纳张量的 {need} 个；一个缩放因子就能把张量的范围移到它上面。",
         "es": "Correcto: {fmt} cubre {have} octavas ({low} a {high}), suficiente para las {need} del tensor; un factor de escala desplaza el rango del tensor sobre él.",
-        "ko": "정답입니다. {fmt}은(는) {have} 옥타브({low}부터 {high}까지)를 담아 텐서의 {need} 옥타브에 충분합니다. 스케일 인자 하나로 텐서의 범위를 그 위로 옮길 수 있습니다.",
+        "ko": "정답입니다. {fmt}은(는) {have}옥타브({low}부터 {high}까지)를 담아 텐서의 {need}옥타브에 충분합니다. 스케일 인자 하나로 텐서의 범위를 그 위로 옮길 수 있습니다.",
         "ru": "Верно: {fmt} охватывает {have} октав (от {low} до {high}), этого хватает для {need} октав тензора; один масштабный множитель переносит диапазон тензора на него.",
     },
     "checks.ch09.scale_ok": {
@@ -61,7 +61,7 @@ MESSAGES = {
         "en": "You used only the latest amax, {latest}. Delayed scaling takes the maximum of the whole history, {amax}: scale = {amax} / {max} = {expected}.",
         "zh": "你只用了最近一次的 amax，{latest}。延迟缩放取整个历史的最大值 {amax}：scale = {amax} / {max} = {expected}。",
         "es": "Usaste solo el amax más reciente, {latest}. El escalado diferido toma el máximo de todo el historial, {amax}: scale = {amax} / {max} = {expected}.",
-        "ko": "가장 최근의 amax인 {latest}만 사용했습니다. 지연 스케일링은 히스토리 전체의 최댓값 {amax}을(를) 씁니다: scale = {amax} / {max} = {expected}.",
+        "ko": "가장 최근의 amax인 {latest}만 사용했습니다. 지연 스케일링은 히스토리 전체의 최댓값 {amax}을(를) 씁니다. 따라서 scale = {amax} / {max} = {expected}입니다.",
         "ru": "Вы взяли только последний amax, {latest}. Отложенное масштабирование берёт максимум всей истории, {amax}: scale = {amax} / {max} = {expected}.",
     },
     "checks.ch09.scale_e5m2": {

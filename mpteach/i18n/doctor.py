@@ -112,13 +112,13 @@ MESSAGES = {
         "zh": "层内未指定 dtype 创建的张量是 float32，却要与 {compute} 的输入或变量一起运算。",
         "es": "Un tensor creado dentro de la capa sin dtype es float32 y se combina con entradas o variables en {compute}.",
         "ko": "레이어 안에서 dtype 없이 만든 텐서는 float32이고, 이것이 {compute} 입력이나 변수와 함께 연산됩니다.",
-        "ru": "Тензор, созданный внутри слоя без dtype, имеет тип float32 и встречается с входами или переменными в {compute}.",
+        "ru": "Тензор, созданный внутри слоя без dtype, имеет тип float32 и участвует в операциях с входами или переменными в {compute}.",
     },
     "doctor.uncast-tensor-creation.why": {
         "en": "Under a mixed policy the inputs and the variables arrive in {compute}, but tf.random.normal, tf.ones, tf.constant, keras.random.normal and similar functions create float32 unless told otherwise. TensorFlow operations refuse to mix dtypes (an error); keras.ops promote the result to float32 instead, so the rest of the layer silently runs in float32.",
         "zh": "在混合策略下，输入和变量以 {compute} 到达，而 tf.random.normal、tf.ones、tf.constant、keras.random.normal 等函数在未指定时创建 float32。TensorFlow 运算拒绝混合 dtype（报错）；keras.ops 则把结果提升为 float32，于是层的其余部分悄悄地以 float32 运行。",
         "es": "Con una política mixta, las entradas y las variables llegan en {compute}, pero tf.random.normal, tf.ones, tf.constant, keras.random.normal y funciones parecidas crean float32 si no se les indica otra cosa. Las operaciones de TensorFlow se niegan a mezclar dtypes y lanzan un error; keras.ops, en cambio, promueve el resultado a float32, y el resto de la capa se ejecuta en float32 sin avisar.",
-        "ko": "혼합 정책에서는 입력과 변수가 {compute}(으)로 들어오지만, tf.random.normal, tf.ones, tf.constant, keras.random.normal 같은 함수는 따로 지정하지 않으면 float32를 만듭니다. TensorFlow 연산은 dtype을 섞지 않으므로 오류가 나고, keras.ops는 결과를 float32로 승격하므로 레이어의 나머지 부분이 조용히 float32로 실행됩니다.",
+        "ko": "혼합 정책에서는 입력과 변수가 {compute}(으)로 들어오지만, tf.random.normal, tf.ones, tf.constant, keras.random.normal 같은 함수는 따로 지정하지 않으면 float32를 만듭니다. TensorFlow 연산자는 dtype을 섞지 않으므로 오류가 나고, keras.ops는 결과를 float32로 승격하므로 레이어의 나머지 부분이 조용히 float32로 실행됩니다.",
         "ru": "При смешанной политике входы и переменные приходят в {compute}, но tf.random.normal, tf.ones, tf.constant, keras.random.normal и похожие функции по умолчанию создают float32. Операции TensorFlow не смешивают dtype (ошибка); keras.ops вместо этого повышает результат до float32, и оставшаяся часть слоя молча выполняется в float32.",
     },
     "doctor.uncast-tensor-creation.fix": {
@@ -160,7 +160,7 @@ MESSAGES = {
         "en": "Under a mixed policy the inputs and the autocast variables arrive in {compute}; anything else that is float32 (the output of a float32 sublayer, a float32 tensor kept on the layer) must be cast before it meets them, because TensorFlow operations do not mix dtypes.",
         "zh": "在混合策略下，输入和自动转换的变量以 {compute} 到达；其他任何 float32 的东西（float32 子层的输出、保存在层上的 float32 张量）在与它们一起运算之前都必须转换，因为 TensorFlow 运算不会混合 dtype。",
         "es": "Con una política mixta, las entradas y las variables con autocast llegan en {compute}; cualquier otra cosa en float32 (la salida de una subcapa float32, un tensor float32 guardado en la capa) debe convertirse antes de encontrarse con ellas, porque las operaciones de TensorFlow no mezclan dtypes.",
-        "ko": "혼합 정책에서는 입력과 autocast 변수가 {compute}(으)로 들어옵니다. 그 밖의 float32 값(float32 하위 레이어의 출력, 레이어에 보관된 float32 텐서)은 이들과 만나기 전에 캐스팅해야 합니다. TensorFlow 연산은 dtype을 섞지 않기 때문입니다.",
+        "ko": "혼합 정책에서는 입력과 autocast 변수가 {compute}(으)로 들어옵니다. 그 밖의 float32 값(float32 하위 레이어의 출력, 레이어에 보관된 float32 텐서)은 이들과 만나기 전에 캐스팅해야 합니다. TensorFlow 연산자는 dtype을 섞지 않기 때문입니다.",
         "ru": "При смешанной политике входы и переменные с автоприведением приходят в {compute}; всё остальное в float32 (выход подслоя float32, тензор float32, хранящийся в слое) нужно привести до встречи с ними, потому что операции TensorFlow не смешивают dtype.",
     },
     "doctor.dtype-mismatch.fix": {
@@ -174,21 +174,21 @@ MESSAGES = {
         "en": "An operation inside call has no {compute} version: {error}",
         "zh": "call 内的某个运算没有 {compute} 版本：{error}",
         "es": "Una operación dentro de call no tiene versión en {compute}: {error}",
-        "ko": "call 안의 연산에 {compute} 버전이 없습니다: {error}",
+        "ko": "call 안의 연산자에 {compute} 버전이 없습니다: {error}",
         "ru": "У операции внутри call нет версии для {compute}: {error}",
     },
     "doctor.unsupported-half-op.why": {
         "en": "Some TensorFlow operations exist only for float32 and float64 on this device: FFTs, and linear algebra such as cholesky, svd or the determinant. Under a mixed policy they receive {compute} tensors.",
         "zh": "有些 TensorFlow 运算在此设备上只有 float32 和 float64 版本：FFT，以及 cholesky、svd、行列式等线性代数运算。在混合策略下它们收到的是 {compute} 张量。",
         "es": "Algunas operaciones de TensorFlow solo existen para float32 y float64 en este dispositivo: las FFT y el álgebra lineal como cholesky, svd o el determinante. Con una política mixta reciben tensores en {compute}.",
-        "ko": "일부 TensorFlow 연산은 이 장치에서 float32와 float64용만 있습니다: FFT, 그리고 cholesky, svd, 행렬식 같은 선형대수 연산입니다. 혼합 정책에서는 이 연산들이 {compute} 텐서를 받습니다.",
+        "ko": "FFT나 cholesky, svd, 행렬식 같은 선형대수 연산자 등 일부 TensorFlow 연산자는 이 장치에서 float32와 float64용만 있습니다. 혼합 정책에서는 이 연산자들이 {compute} 텐서를 받습니다.",
         "ru": "Некоторые операции TensorFlow на этом устройстве существуют только для float32 и float64: БПФ и линейная алгебра вроде cholesky, svd или определителя. При смешанной политике они получают тензоры в {compute}.",
     },
     "doctor.unsupported-half-op.fix": {
         "en": "Run that operation in float32 and cast its result back to the compute dtype.",
         "zh": "以 float32 执行该运算，再把结果转换回计算 dtype。",
         "es": "Ejecuta esa operación en float32 y convierte su resultado de vuelta al dtype de cálculo.",
-        "ko": "그 연산은 float32로 실행하고 결과를 다시 연산 dtype으로 캐스팅하세요.",
+        "ko": "그 연산자는 float32로 실행하고 결과를 다시 연산 dtype으로 캐스팅하세요.",
         "ru": "Выполните эту операцию в float32 и приведите результат обратно к dtype вычислений.",
     },
     "doctor.call-fails.what": {
@@ -202,7 +202,7 @@ MESSAGES = {
         "en": "Something in the layer assumes float32: a dtype check, a dtype written into an argument, a NumPy function with a fixed output type. Under a mixed policy the inputs arrive in {compute}.",
         "zh": "层中某处假定了 float32：dtype 检查、写死在参数里的 dtype、输出类型固定的 NumPy 函数。在混合策略下输入以 {compute} 到达。",
         "es": "Algo en la capa da por hecho float32: una comprobación de dtype, un dtype escrito en un argumento, una función de NumPy con tipo de salida fijo. Con una política mixta las entradas llegan en {compute}.",
-        "ko": "레이어의 어딘가가 float32를 가정합니다: dtype 검사, 인자에 직접 적은 dtype, 출력 타입이 고정된 NumPy 함수 등입니다. 혼합 정책에서는 입력이 {compute}(으)로 들어옵니다.",
+        "ko": "dtype 검사, 인자에 직접 적은 dtype, 출력 타입이 고정된 NumPy 함수처럼 레이어의 어딘가가 float32를 가정하고 있습니다. 혼합 정책에서는 입력이 {compute}(으)로 들어옵니다.",
         "ru": "Что-то в слое рассчитывает на float32: проверка dtype, dtype, вписанный в аргумент, функция NumPy с фиксированным типом результата. При смешанной политике входы приходят в {compute}.",
     },
     "doctor.call-fails.fix": {
@@ -230,7 +230,7 @@ MESSAGES = {
         "en": "Let add_weight use the policy's variable dtype: do not pass dtype=self.compute_dtype or a 16-bit dtype.",
         "zh": "让 add_weight 使用策略的变量 dtype：不要传入 dtype=self.compute_dtype 或 16 位 dtype。",
         "es": "Deja que add_weight use el dtype de variables de la política: no pases dtype=self.compute_dtype ni un dtype de 16 bits.",
-        "ko": "add_weight가 정책의 변수 dtype을 쓰게 두세요: dtype=self.compute_dtype이나 16비트 dtype을 전달하지 마세요.",
+        "ko": "dtype=self.compute_dtype이나 16비트 dtype을 전달하지 말고, add_weight가 정책의 변수 dtype을 쓰게 두세요.",
         "ru": "Пусть add_weight использует dtype переменных из политики: не передавайте dtype=self.compute_dtype или 16-битный dtype.",
     },
     "doctor.manual-cast.what": {
@@ -265,7 +265,7 @@ MESSAGES = {
         "en": "Part of call runs in float32: inputs cast to float32 or to self.dtype (the variable dtype), an autocast=False variable, a float32 result that is never cast back. The layer then gets no speed-up, uses twice the memory, and passes float32 on to the next layers.",
         "zh": "call 的一部分以 float32 运行：输入被转换为 float32 或 self.dtype（变量 dtype）、使用了 autocast=False 的变量、float32 结果没有转换回来。于是该层得不到加速，占用两倍内存，还把 float32 传给后面的层。",
         "es": "Parte de call se ejecuta en float32: entradas convertidas a float32 o a self.dtype (el dtype de las variables), una variable con autocast=False, un resultado float32 que nunca se convierte de vuelta. La capa no gana velocidad, usa el doble de memoria y pasa float32 a las capas siguientes.",
-        "ko": "call의 일부가 float32로 실행됩니다: 입력을 float32나 self.dtype(변수 dtype)으로 캐스팅했거나, autocast=False 변수를 썼거나, float32 결과를 다시 캐스팅하지 않았습니다. 그러면 레이어는 속도 이득이 없고 메모리를 두 배로 쓰며, 다음 레이어에 float32를 넘깁니다.",
+        "ko": "call의 일부가 float32로 실행됩니다. 입력을 float32나 self.dtype(변수 dtype)으로 캐스팅했거나, autocast=False 변수를 썼거나, float32 결과를 다시 캐스팅하지 않은 경우입니다. 그러면 레이어는 속도 이득이 없고 메모리를 두 배로 쓰며, 다음 레이어에 float32를 넘깁니다.",
         "ru": "Часть call выполняется в float32: входы приведены к float32 или к self.dtype (dtype переменных), используется переменная с autocast=False, результат float32 не приведён обратно. Слой не ускоряется, занимает вдвое больше памяти и передаёт float32 следующим слоям.",
     },
     "doctor.float32-output.fix": {
@@ -286,7 +286,7 @@ MESSAGES = {
         "en": "16-bit types have less range or precision than float32: float16 overflows above 65504 (exp(12) is already larger), and an inf turns into NaN at the next subtraction or division.",
         "zh": "16 位类型的范围或精度比 float32 小：float16 超过 65504 就上溢（exp(12) 已经更大），而 inf 在下一次减法或除法时会变成 NaN。",
         "es": "Los tipos de 16 bits tienen menos rango o precisión que float32: float16 desborda por encima de 65504 (exp(12) ya es mayor), y un inf se convierte en NaN en la siguiente resta o división.",
-        "ko": "16비트 타입은 float32보다 범위나 정밀도가 작습니다: float16은 65504를 넘으면 오버플로되고(exp(12)가 이미 더 큽니다), inf는 다음 뺄셈이나 나눗셈에서 NaN이 됩니다.",
+        "ko": "16비트 타입은 float32보다 범위가 좁거나 정밀도가 낮습니다. float16은 65,504를 넘으면 오버플로되고(exp(12)만 해도 이미 이보다 큽니다), inf는 다음 뺄셈이나 나눗셈에서 NaN이 됩니다.",
         "ru": "У 16-битных типов меньше диапазон или точность, чем у float32: float16 переполняется выше 65504 (exp(12) уже больше), а inf превращается в NaN при следующем вычитании или делении.",
     },
     "doctor.non-finite-output.fix": {
@@ -335,7 +335,7 @@ MESSAGES = {
         "en": "Keep the values in range: compute the part with tiny values in float32 or in log space. Gradients that underflow only because the loss is small need loss scaling instead.",
         "zh": "让数值保持在范围内：以 float32 或在对数空间中计算数值极小的部分。如果梯度只是因为损失很小而下溢，则应使用损失缩放。",
         "es": "Mantén los valores dentro del rango: calcula la parte con valores diminutos en float32 o en espacio logarítmico. Si los gradientes se anulan solo porque la pérdida es pequeña, lo que hace falta es escalado de la pérdida.",
-        "ko": "값을 범위 안에 두세요: 아주 작은 값을 다루는 부분은 float32나 로그 공간에서 계산합니다. 손실이 작아서 그래디언트가 언더플로되는 경우라면 손실 스케일링이 필요합니다.",
+        "ko": "아주 작은 값을 다루는 부분을 float32나 로그 공간에서 계산해 값을 표현 범위 안에 두세요. 손실이 작아서 그래디언트가 언더플로되는 경우라면 손실 스케일링이 필요합니다.",
         "ru": "Держите значения в пределах диапазона: часть с крошечными значениями считайте в float32 или в логарифмическом пространстве. Если градиенты обнуляются лишь из-за малой функции потерь, нужно масштабирование потерь.",
     },
     "doctor.keras2-uncast-argument.what": {
@@ -392,7 +392,7 @@ MESSAGES = {
         "en": "Something inside call needs more digits or range than {compute} has: whole numbers above 2048 (float16) or 256 (bfloat16) such as positions, the angles given to sin and cos, squares of small values that underflow to 0, long sums, differences of large values. Nothing fails: the layer silently computes wrong values, and the model learns from them.",
         "zh": "call 内的某些计算需要比 {compute} 更多的有效数字或更大的范围：超过 2048（float16）或 256（bfloat16）的整数（例如位置）、传给 sin 和 cos 的角度、会下溢为 0 的小数值的平方、很长的求和、大数之差。什么都不会报错：该层悄悄地算出错误的值，模型就从这些值中学习。",
         "es": "Algo dentro de call necesita más cifras o más rango de los que tiene {compute}: números enteros por encima de 2048 (float16) o 256 (bfloat16), como las posiciones, los ángulos que se pasan a sin y cos, cuadrados de valores pequeños que se anulan por subdesbordamiento, sumas largas, diferencias de valores grandes. Nada falla: la capa calcula valores erróneos sin avisar y el modelo aprende de ellos.",
-        "ko": "call 안의 어떤 계산이 {compute}보다 많은 유효 숫자나 넓은 범위를 필요로 합니다: 2048(float16)이나 256(bfloat16)보다 큰 정수(위치 등), sin과 cos에 넘기는 각도, 0으로 언더플로되는 작은 값의 제곱, 긴 합, 큰 값끼리의 차이 같은 것들입니다. 아무 오류도 나지 않습니다. 레이어는 조용히 틀린 값을 계산하고, 모델은 그 값으로 학습합니다.",
+        "ko": "call 안의 어떤 계산이 {compute}보다 많은 유효 숫자나 넓은 범위를 필요로 합니다. 2048(float16)이나 256(bfloat16)보다 큰 정수(위치 등), sin과 cos에 넘기는 각도, 0으로 언더플로되는 작은 값의 제곱, 긴 합, 큰 값끼리의 차이가 그런 예입니다. 아무 오류도 나지 않습니다. 레이어는 조용히 틀린 값을 계산하고, 모델은 그 값으로 학습합니다.",
         "ru": "Чему-то внутри call нужно больше значащих цифр или больший диапазон, чем есть у {compute}: целые числа больше 2048 (float16) или 256 (bfloat16), например позиции, углы для sin и cos, квадраты малых значений, обращающиеся в 0 (антипереполнение), длинные суммы, разности больших значений. Ничего не падает: слой молча вычисляет неверные значения, и модель учится на них.",
     },
     "doctor.numeric-divergence.fix": {
@@ -406,7 +406,7 @@ MESSAGES = {
         "en": "Whole numbers arrive in a float tensor and the layer uses them as indices, but {compute} rounds those above {limit} (for example {example}).",
         "zh": "整数以浮点张量的形式传入，该层把它们当作索引使用，但 {compute} 会对大于 {limit} 的整数进行舍入（例如 {example}）。",
         "es": "Llegan números enteros en un tensor de coma flotante y la capa los usa como índices, pero {compute} redondea los mayores que {limit} (por ejemplo, {example}).",
-        "ko": "정수가 부동소수점 텐서로 들어오고 레이어는 이를 인덱스로 쓰지만, {compute}는 {limit}보다 큰 정수를 반올림합니다(예: {example}).",
+        "ko": "정수가 부동소수점 텐서로 들어오고 레이어는 이를 인덱스로 쓰지만, {compute}은(는) {limit}보다 큰 정수를 반올림합니다(예: {example}).",
         "ru": "Целые числа приходят в тензоре с плавающей точкой, и слой использует их как индексы, но {compute} округляет те, что больше {limit} (например, {example}).",
     },
     "doctor.float-indices.why": {
@@ -420,7 +420,7 @@ MESSAGES = {
         "en": 'Feed indices as integers: keras.Input(..., dtype="int32") or an int32 array. Keras never casts integer inputs.',
         "zh": '以整数传入索引：keras.Input(..., dtype="int32") 或 int32 数组。Keras 从不转换整数输入。',
         "es": 'Pasa los índices como enteros: keras.Input(..., dtype="int32") o un array int32. Keras nunca convierte las entradas enteras.',
-        "ko": '인덱스는 정수로 넘기세요: keras.Input(..., dtype="int32")이나 int32 배열을 쓰면 됩니다. Keras는 정수 입력을 캐스팅하지 않습니다.',
+        "ko": '인덱스는 keras.Input(..., dtype="int32")이나 int32 배열처럼 정수로 넘기세요. Keras는 정수 입력을 캐스팅하지 않습니다.',
         "ru": 'Передавайте индексы как целые числа: keras.Input(..., dtype="int32") или массив int32. Keras никогда не приводит целочисленные входы.',
     },
     "doctor.rounded-variable-update.what": {
@@ -439,30 +439,30 @@ MESSAGES = {
     },
     "doctor.rounded-variable-update.fix": {
         "en": "Create the variable with autocast=False and compute its new value from float32 operands (cast the inputs to float32), as BatchNormalization does with its moving statistics.",
-        "zh": "创建变量时设置 autocast=False，并用 float32 操作数计算它的新值（把输入转换为 float32），就像 BatchNormalization 处理它的移动统计量那样。",
+        "zh": "创建变量时设置 autocast=False，并用 float32 操作数计算它的新值（把输入转换为 float32），就像 BatchNormalization 处理它的滑动统计量那样。",
         "es": "Crea la variable con autocast=False y calcula su nuevo valor con operandos float32 (convierte las entradas a float32), como hace BatchNormalization con sus estadísticas móviles.",
         "ko": "변수를 autocast=False로 만들고, 새 값은 float32 피연산자로 계산하세요(입력을 float32로 캐스팅). BatchNormalization이 이동 통계량을 다루는 방식과 같습니다.",
         "ru": "Создайте переменную с autocast=False и вычисляйте её новое значение из операндов float32 (приведите входы к float32), как BatchNormalization делает со своими скользящими статистиками.",
     },
     "doctor.unscaled-train-step.what": {
         "en": "train_step applies gradients without calling scale_loss, but its optimizer is a LossScaleOptimizer ({optimizer}, loss scale {scale}).",
-        "zh": "train_step 在没有调用 scale_loss 的情况下应用梯度，但它的优化器是 LossScaleOptimizer（{optimizer}，损失缩放系数 {scale}）。",
+        "zh": "train_step 在没有调用 scale_loss 的情况下应用梯度，但它的优化器是 LossScaleOptimizer（{optimizer}，损失缩放因子 {scale}）。",
         "es": "train_step aplica los gradientes sin llamar a scale_loss, pero su optimizador es un LossScaleOptimizer ({optimizer}, escala de pérdida {scale}).",
         "ko": "train_step이 scale_loss를 호출하지 않고 그래디언트를 적용하지만, 옵티마이저는 LossScaleOptimizer입니다({optimizer}, 손실 스케일 {scale}).",
         "ru": "train_step применяет градиенты, не вызывая scale_loss, но его оптимизатор — LossScaleOptimizer ({optimizer}, масштаб потерь {scale}).",
     },
     "doctor.unscaled-train-step.why": {
         "en": "Under mixed_float16, compile wraps the optimizer in a LossScaleOptimizer, which divides every gradient by the loss scale before the update: it expects the gradients of a loss multiplied by that scale. A custom train_step that does not call scale_loss hands it ordinary gradients, so every update is divided by {scale}: the model barely learns (with Adam the steps shrink to a few percent of float32's), and nothing warns.",
-        "zh": "在 mixed_float16 下，compile 会把优化器包装成 LossScaleOptimizer，它在更新前把每个梯度除以损失缩放系数：它期望拿到的是乘以该系数后的损失的梯度。没有调用 scale_loss 的自定义 train_step 交给它的是普通梯度，于是每次更新都被除以 {scale}：模型几乎学不到东西（用 Adam 时步长只剩 float32 的百分之几），而且没有任何警告。",
+        "zh": "在 mixed_float16 下，compile 会把优化器包装成 LossScaleOptimizer，它在更新前把每个梯度除以损失缩放因子：它期望拿到的是乘以该因子后的损失的梯度。没有调用 scale_loss 的自定义 train_step 交给它的是普通梯度，于是每次更新都被除以 {scale}：模型几乎学不到东西（用 Adam 时步长只剩 float32 的百分之几），而且没有任何警告。",
         "es": "Con mixed_float16, compile envuelve el optimizador en un LossScaleOptimizer, que divide cada gradiente entre la escala de pérdida antes de actualizar: espera los gradientes de una pérdida multiplicada por esa escala. Un train_step propio que no llama a scale_loss le entrega gradientes normales, así que cada actualización queda dividida entre {scale}: el modelo apenas aprende (con Adam los pasos se reducen a un pequeño porcentaje de los de float32) y nada avisa.",
-        "ko": "mixed_float16에서 compile은 옵티마이저를 LossScaleOptimizer로 감싸는데, 이 옵티마이저는 업데이트 전에 모든 그래디언트를 손실 스케일로 나눕니다. 즉 그 스케일을 곱한 손실의 그래디언트를 기대합니다. scale_loss를 호출하지 않는 사용자 정의 train_step은 평범한 그래디언트를 넘기므로 모든 업데이트가 {scale}로 나뉩니다. 모델은 거의 학습하지 못하고(Adam에서는 스텝이 float32의 몇 퍼센트로 줄어듭니다), 아무 경고도 없습니다.",
+        "ko": "mixed_float16에서 compile은 옵티마이저를 LossScaleOptimizer로 감싸는데, 이 옵티마이저는 업데이트 전에 모든 그래디언트를 손실 스케일로 나눕니다. 즉 그 스케일을 곱한 손실의 그래디언트를 기대합니다. scale_loss를 호출하지 않는 사용자 정의 train_step은 평범한 그래디언트를 넘기므로 모든 업데이트가 {scale}(으)로 나뉩니다. 모델은 거의 학습하지 못하고(Adam에서는 스텝이 float32의 몇 퍼센트로 줄어듭니다), 아무 경고도 없습니다.",
         "ru": "При mixed_float16 compile оборачивает оптимизатор в LossScaleOptimizer, который перед обновлением делит каждый градиент на масштаб потерь: он ожидает градиенты функции потерь, умноженной на этот масштаб. Собственный train_step без вызова scale_loss передаёт ему обычные градиенты, поэтому каждое обновление делится на {scale}: модель почти не учится (с Adam шаги сокращаются до нескольких процентов от шагов float32), и ничто не предупреждает.",
     },
     "doctor.unscaled-train-step.fix": {
         "en": "Inside the GradientTape, scale the loss with self.optimizer.scale_loss(loss) and take the gradients of the scaled loss; apply them as before (the optimizer unscales them).",
-        "zh": "在 GradientTape 内用 self.optimizer.scale_loss(loss) 缩放损失，并对缩放后的损失求梯度；照常应用这些梯度（优化器会把它们还原）。",
+        "zh": "在 GradientTape 内用 self.optimizer.scale_loss(loss) 缩放损失，并对缩放后的损失求梯度；照常应用这些梯度（优化器会对它们反缩放）。",
         "es": "Dentro del GradientTape, escala la pérdida con self.optimizer.scale_loss(loss) y calcula los gradientes de la pérdida escalada; aplícalos como antes (el optimizador deshace la escala).",
-        "ko": "GradientTape 안에서 self.optimizer.scale_loss(loss)로 손실을 스케일링하고, 스케일링된 손실의 그래디언트를 구하세요. 적용은 전과 같습니다(옵티마이저가 스케일을 되돌립니다).",
+        "ko": "GradientTape 안에서 self.optimizer.scale_loss(loss)로 손실을 스케일링하고, 스케일된 손실의 그래디언트를 구하세요. 적용은 전과 같습니다(옵티마이저가 스케일을 되돌립니다).",
         "ru": "Внутри GradientTape масштабируйте функцию потерь через self.optimizer.scale_loss(loss) и берите градиенты масштабированной функции потерь; применяйте их как раньше (оптимизатор снимет масштаб).",
     },
     "doctor.train-step-fails.what": {
@@ -476,14 +476,14 @@ MESSAGES = {
         "en": "Training runs code that inference does not: training=True branches, the loss, the gradients, the optimizer. Two dtypes that meet there, or an operation with no {compute} kernel, break the first step of fit.",
         "zh": "训练会执行推理时不执行的代码：training=True 分支、损失、梯度、优化器。在那里相遇的两种 dtype，或没有 {compute} 内核的运算，会让 fit 的第一步就失败。",
         "es": "El entrenamiento ejecuta código que la inferencia no ejecuta: las ramas con training=True, la pérdida, los gradientes, el optimizador. Dos dtypes que se encuentran allí, o una operación sin kernel en {compute}, rompen el primer paso de fit.",
-        "ko": "훈련은 추론에서 실행되지 않는 코드를 실행합니다: training=True 분기, 손실, 그래디언트, 옵티마이저. 거기서 만나는 두 dtype이나 {compute} 커널이 없는 연산은 fit의 첫 스텝을 망가뜨립니다.",
+        "ko": "훈련에서는 training=True 분기, 손실, 그래디언트, 옵티마이저처럼 추론에서는 실행되지 않는 코드가 실행됩니다. 거기서 만나는 두 dtype이나 {compute} 커널이 없는 연산자는 fit의 첫 스텝을 망가뜨립니다.",
         "ru": "Обучение выполняет код, который не выполняется при инференсе: ветви с training=True, функцию потерь, градиенты, оптимизатор. Встретившиеся там два разных dtype или операция без вычислительного ядра для {compute} ломают первый же шаг fit.",
     },
     "doctor.train-step-fails.fix": {
         "en": "Find the operation named in the error: cast its float32 operand to the compute dtype, or run it in float32 and cast the result back.",
         "zh": "找到错误信息中提到的运算：把它的 float32 操作数转换为计算 dtype，或者以 float32 执行它再把结果转换回来。",
         "es": "Busca la operación que nombra el error: convierte su operando float32 al dtype de cálculo, o ejecútala en float32 y convierte el resultado de vuelta.",
-        "ko": "오류에 나온 연산을 찾으세요: 그 float32 피연산자를 연산 dtype으로 캐스팅하거나, 그 연산을 float32로 실행하고 결과를 다시 캐스팅하세요.",
+        "ko": "오류에 나온 연산자를 찾아 그 float32 피연산자를 연산 dtype으로 캐스팅하거나, 그 연산자를 float32로 실행하고 결과를 다시 캐스팅하세요.",
         "ru": "Найдите операцию, названную в ошибке: приведите её операнд float32 к dtype вычислений или выполните её в float32 и приведите результат обратно.",
     },
     "doctor.call-time-layer.what": {
@@ -541,7 +541,7 @@ MESSAGES = {
         "zh": "模型末尾的 softmax 应以 float32 运行：在 {dtype} 中，小概率会舍入为 0 或丢失有效数字，交叉熵中的对数随之给出 inf 或不精确的损失。TensorFlow 混合精度指南明确指出了这一点。",
         "es": "Una softmax al final del modelo debe ejecutarse en float32: en {dtype} las probabilidades pequeñas se redondean a 0 o pierden cifras, y el logaritmo de la entropía cruzada da entonces inf o pérdidas imprecisas. La guía de precisión mixta de TensorFlow lo dice expresamente.",
         "ko": "모델 끝의 softmax는 float32로 실행해야 합니다. {dtype}에서는 작은 확률이 0으로 반올림되거나 유효 숫자를 잃고, 교차 엔트로피의 로그가 inf나 부정확한 손실을 냅니다. TensorFlow 혼합 정밀도 가이드에 명시된 내용입니다.",
-        "ru": "Softmax в конце модели должен выполняться в float32: в {dtype} малые вероятности округляются до 0 или теряют значащие цифры, и логарифм в перекрёстной энтропии даёт inf или неточные потери. Руководство TensorFlow по смешанной точности говорит об этом прямо.",
+        "ru": "Softmax в конце модели должен выполняться в float32: в {dtype} малые вероятности округляются до 0 или теряют значащие цифры, и логарифм в перекрёстной энтропии даёт inf или неточное значение функции потерь. Руководство TensorFlow по смешанной точности говорит об этом прямо.",
     },
     "doctor.half-softmax.fix": {
         "en": 'Split the softmax off the last Dense layer and give it dtype="float32".',
@@ -583,7 +583,7 @@ MESSAGES = {
         "zh": "损失要对许多值求和或求平均；在 {dtype} 中，求和会丢失有效数字或上溢，而每个梯度都从这个被舍入的值开始。Keras 的损失默认以 float32 计算；自定义循环中手写的损失则不会。",
         "es": "Una pérdida suma o promedia muchos valores; en {dtype} la suma pierde cifras o desborda, y todos los gradientes parten de ese valor redondeado. Las pérdidas de Keras calculan en float32 por defecto; una pérdida escrita a mano en un bucle personalizado, no.",
         "ko": "손실은 많은 값을 더하거나 평균합니다. {dtype}에서는 합이 유효 숫자를 잃거나 오버플로되고, 모든 그래디언트가 그 반올림된 값에서 시작합니다. Keras 손실은 기본적으로 float32로 계산하지만, 사용자 정의 루프에서 직접 쓴 손실은 그렇지 않습니다.",
-        "ru": "Функция потерь суммирует или усредняет много значений; в {dtype} сумма теряет значащие цифры или переполняется, и каждый градиент начинается с этого округлённого значения. Потери Keras по умолчанию считаются в float32; написанная вручную функция потерь в собственном цикле — нет.",
+        "ru": "Функция потерь суммирует или усредняет много значений; в {dtype} сумма теряет значащие цифры или переполняется, и каждый градиент начинается с этого округлённого значения. Функции потерь Keras по умолчанию считаются в float32; написанная вручную функция потерь в собственном цикле — нет.",
     },
     "doctor.half-loss.fix": {
         "en": "Cast the predictions to float32 before the loss, or use a Keras loss object with its default dtype.",
@@ -638,7 +638,7 @@ MESSAGES = {
         "en": "Use the policy that pays off here: {best}.",
         "zh": "使用在这里有收益的策略：{best}。",
         "es": "Usa la política que compensa aquí: {best}.",
-        "ko": "여기서 이득이 있는 정책을 쓰세요: {best}.",
+        "ko": "여기서 이득이 있는 정책인 {best}을(를) 쓰세요.",
         "ru": "Используйте политику, которая здесь окупается: {best}.",
     },
     "doctor.slow-bfloat16.what": {
@@ -659,7 +659,7 @@ MESSAGES = {
         "en": "Use the policy that pays off here: {best}.",
         "zh": "使用在这里有收益的策略：{best}。",
         "es": "Usa la política que compensa aquí: {best}.",
-        "ko": "여기서 이득이 있는 정책을 쓰세요: {best}.",
+        "ko": "여기서 이득이 있는 정책인 {best}을(를) 쓰세요.",
         "ru": "Используйте политику, которая здесь окупается: {best}.",
     },
     "doctor.tensor-core-size.what": {

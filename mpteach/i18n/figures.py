@@ -85,14 +85,14 @@ MESSAGES = {
         "en": "kernel read in call",
         "zh": "call 中读取的 kernel",
         "es": "kernel leído en call",
-        "ko": "call 안에서 읽은 kernel",
+        "ko": "call 안에서 읽은 커널",
         "ru": "kernel, прочитанный в call",
     },
     "fig.ch02.kernel_stored": {
         "en": "kernel stored",
         "zh": "存储的 kernel",
         "es": "kernel almacenado",
-        "ko": "저장된 kernel",
+        "ko": "저장된 커널",
         "ru": "хранимый kernel",
     },
     "fig.ch02.output": {
@@ -184,7 +184,7 @@ MESSAGES = {
         "zh": "验证准确率",
         "es": "exactitud de validación",
         "ko": "검증 정확도",
-        "ru": "точность (accuracy) на валидации",
+        "ru": "доля верных ответов (accuracy) на валидации",
     },
     "fig.ch06.zero": {
         "en": "float16: rounds to zero",
@@ -323,7 +323,7 @@ MESSAGES = {
         "en": "limit, history {n}",
         "zh": "上限，历史长度 {n}",
         "es": "límite, historial {n}",
-        "ko": "한계, 기록 길이 {n}",
+        "ko": "한계값, 히스토리 {n}",
         "ru": "предел, история {n}",
     },
     "fig.ch09.magnitude": {
@@ -337,14 +337,14 @@ MESSAGES = {
         "en": "broken",
         "zh": "有问题",
         "es": "roto",
-        "ko": "고장",
+        "ko": "망가진 모델",
         "ru": "сломанная",
     },
     "fig.ch10.fixed": {
         "en": "fixed",
         "zh": "已修复",
         "es": "arreglado",
-        "ko": "수정됨",
+        "ko": "고친 모델",
         "ru": "исправленная",
     },
     "fig.ch10.trace_line": {
@@ -372,7 +372,7 @@ MESSAGES = {
         "en": "the loss scale tells a NaN from an overflow",
         "zh": "损失缩放因子能区分 NaN 和溢出",
         "es": "la escala de pérdida distingue un NaN de un desbordamiento",
-        "ko": "손실 스케일로 NaN과 오버플로를 구별합니다",
+        "ko": "손실 스케일로 NaN과 오버플로 구별하기",
         "ru": "масштаб потерь отличает NaN от переполнения",
     },
 }

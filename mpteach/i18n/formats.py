@@ -407,7 +407,7 @@ MESSAGES = {
         "en": "Real float32 gradients of one batch ({batch} examples) of a {depth}-layer ReLU classifier ({width} units per layer) after {steps} Adam steps on generated data.",
         "zh": "真实的 float32 梯度：一个 {depth} 层 ReLU 分类器（每层 {width} 个单元）在生成数据上训练 {steps} 步 Adam 之后，一个批次（{batch} 个样本）的梯度。",
         "es": "Gradientes reales en float32 de un lote ({batch} ejemplos) de un clasificador ReLU de {depth} capas ({width} unidades por capa) tras {steps} pasos de Adam con datos generados.",
-        "ko": "실제 float32 그래디언트: 생성된 데이터로 Adam으로 {steps}스텝 훈련한 {depth}개 레이어 ReLU 분류기(레이어마다 {width}개 유닛)의 한 배치({batch}개 샘플)에서 얻은 값입니다.",
+        "ko": "생성된 데이터로 Adam으로 {steps}스텝 훈련한 {depth}개 레이어 ReLU 분류기(레이어마다 {width}개 유닛)의 한 배치({batch}개 샘플)에서 얻은 실제 float32 그래디언트입니다.",
         "ru": "Настоящие градиенты float32 для одного батча ({batch} примеров) {depth}-слойного ReLU-классификатора ({width} нейронов в слое) после {steps} шагов Adam на сгенерированных данных.",
     },
     "formats.grad.no_values": {

@@ -12,7 +12,7 @@ MESSAGES = {
         "en": "These gradients were already unscaled by get_unscaled_gradients().",
         "zh": "这些梯度已经由 get_unscaled_gradients() 反缩放过了。",
         "es": "Estos gradientes ya los desescaló get_unscaled_gradients().",
-        "ko": "이 그래디언트는 이미 get_unscaled_gradients()로 언스케일링되었습니다.",
+        "ko": "이 그래디언트는 이미 get_unscaled_gradients()로 언스케일되었습니다.",
         "ru": "С этих градиентов масштаб уже снят вызовом get_unscaled_gradients().",
     },
 }

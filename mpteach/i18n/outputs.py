@@ -54,14 +54,14 @@ MESSAGES = {
         "en": "update lost: {lost}",
         "zh": "更新丢失：{lost}",
         "es": "actualización perdida: {lost}",
-        "ko": "업데이트 손실: {lost}",
+        "ko": "업데이트 소실: {lost}",
         "ru": "обновление потеряно: {lost}",
     },
     "out.ratio_lost": {
         "en": "(weight/update ratio {ratio}, lost: {lost})",
         "zh": "（权重/更新之比 {ratio}，丢失：{lost}）",
         "es": "(razón peso/actualización {ratio}, perdida: {lost})",
-        "ko": "(가중치/업데이트 비 {ratio}, 손실: {lost})",
+        "ko": "(가중치/업데이트 비 {ratio}, 소실: {lost})",
         "ru": "(отношение вес/обновление {ratio}, потеряно: {lost})",
     },
     "out.running_total": {
@@ -94,7 +94,7 @@ MESSAGES = {
     },
     "out.zeros": {
         "en": "zeros {what}",
-        "zh": "{what} 中的零",
+        "zh": "零值（{what}）",
         "es": "ceros {what}",
         "ko": "{what}의 0",
         "ru": "нули {what}",
@@ -139,7 +139,7 @@ MESSAGES = {
         "zh": "第 {epoch} 轮：损失 {loss}  准确率 {accuracy}",
         "es": "época {epoch}: pérdida {loss}  exactitud {accuracy}",
         "ko": "에포크 {epoch}: 손실 {loss}  정확도 {accuracy}",
-        "ru": "эпоха {epoch}: значение функции потерь {loss}  точность (accuracy) {accuracy}",
+        "ru": "эпоха {epoch}: значение функции потерь {loss}  доля верных ответов {accuracy}",
     },
     "out.moved_by": {
         "en": "{mistake:24} w moved by {delta}",
@@ -157,9 +157,9 @@ MESSAGES = {
     },
     "out.fit_inf_on_replica": {
         "en": "{name}, inf on replica {replica}: kernel {kernel}, loss scale {scale}",
-        "zh": "{name}，副本 {replica} 上出现 inf：kernel {kernel}，损失缩放因子 {scale}",
+        "zh": "{name}（inf 所在副本：{replica}）：kernel {kernel}，损失缩放因子 {scale}",
         "es": "{name}, inf en la réplica {replica}: kernel {kernel}, escala de pérdida {scale}",
-        "ko": "{name}, 레플리카 {replica}에 inf: kernel {kernel}, 손실 스케일 {scale}",
+        "ko": "{name}, 레플리카 {replica}에 inf: 커널 {kernel}, 손실 스케일 {scale}",
         "ru": "{name}, inf на реплике {replica}: kernel {kernel}, масштаб потерь {scale}",
     },
     "out.no_replica": {

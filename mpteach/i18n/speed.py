@@ -6,35 +6,35 @@ MESSAGES = {
         "en": "TPU: use mixed_bfloat16 — TPUs compute in bfloat16 natively, and bfloat16 needs no loss scaling.",
         "zh": "TPU：请使用 mixed_bfloat16——TPU 原生以 bfloat16 计算，而且 bfloat16 不需要损失缩放。",
         "es": "TPU: usa mixed_bfloat16 — las TPU calculan de forma nativa en bfloat16, y bfloat16 no necesita escalado de la pérdida.",
-        "ko": "TPU: mixed_bfloat16을 사용하세요 — TPU는 기본적으로 bfloat16으로 계산하며, bfloat16은 손실 스케일링이 필요 없습니다.",
+        "ko": "TPU: mixed_bfloat16을 사용하세요. TPU는 기본적으로 bfloat16으로 계산하며, bfloat16은 손실 스케일링이 필요 없습니다.",
         "ru": "TPU: используйте mixed_bfloat16 — TPU изначально считают в bfloat16, а bfloat16 не нуждается в масштабировании потерь.",
     },
     "speed.verdict_gpu_tf32": {
         "en": "{device}: use mixed_bfloat16 (or mixed_float16) — from compute capability 8.0 (here {cc}) the Tensor Cores run bfloat16 as well as float16, and bfloat16 needs no loss scaling; float32 already uses TF32 here, so the gain is smaller than the 16-bit peak suggests.",
         "zh": "{device}：请使用 mixed_bfloat16（或 mixed_float16）——从计算能力 8.0 起（这里是 {cc}），Tensor Core 既能执行 float16，也能执行 bfloat16，而且 bfloat16 不需要损失缩放；不过这里的 float32 已经使用 TF32，所以实际收益小于 16 位峰值所暗示的幅度。",
         "es": "{device}: usa mixed_bfloat16 (o mixed_float16) — desde la capacidad de cómputo 8.0 (aquí {cc}) los Tensor Cores ejecutan bfloat16 igual que float16, y bfloat16 no necesita escalado de la pérdida; aquí float32 ya usa TF32, así que la ganancia es menor de lo que sugiere el pico de 16 bits.",
-        "ko": "{device}: mixed_bfloat16(또는 mixed_float16)을 사용하세요 — compute capability 8.0부터(여기서는 {cc}) Tensor Core는 float16뿐 아니라 bfloat16도 실행하며, bfloat16은 손실 스케일링이 필요 없습니다. 다만 여기서는 float32도 이미 TF32를 쓰므로, 이득은 16비트 최대 성능이 암시하는 것보다 작습니다.",
-        "ru": "{device}: используйте mixed_bfloat16 (или mixed_float16) — начиная с compute capability 8.0 (здесь {cc}) тензорные ядра выполняют bfloat16 так же, как float16, а bfloat16 не нуждается в масштабировании потерь; float32 здесь уже использует TF32, поэтому выигрыш меньше, чем обещает пиковая 16-битная производительность.",
+        "ko": "{device}: mixed_bfloat16(또는 mixed_float16)을 사용하세요. compute capability 8.0부터(여기서는 {cc}) Tensor Core는 float16뿐 아니라 bfloat16도 실행하며, bfloat16은 손실 스케일링이 필요 없습니다. 다만 여기서는 float32도 이미 TF32를 쓰므로, 이득은 16비트 최대 성능이 암시하는 것보다 작습니다.",
+        "ru": "{device}: используйте mixed_bfloat16 (или mixed_float16) — начиная с compute capability 8.0 (здесь {cc}) тензорные ядра поддерживают не только float16, но и bfloat16, а bfloat16 не нуждается в масштабировании потерь; float32 здесь уже использует TF32, поэтому выигрыш меньше, чем обещает пиковая 16-битная производительность.",
     },
     "speed.verdict_gpu_tensor_cores": {
         "en": "{device}: use mixed_float16 — its Tensor Cores (compute capability {cc}) run float16 matrix math several times faster than float32; keep the loss scaling that Keras adds.",
         "zh": "{device}：请使用 mixed_float16——它的 Tensor Core（计算能力 {cc}）执行 float16 矩阵运算比 float32 快数倍；请保留 Keras 自动加上的损失缩放。",
         "es": "{device}: usa mixed_float16 — sus Tensor Cores (capacidad de cómputo {cc}) hacen el álgebra matricial en float16 varias veces más rápido que en float32; conserva el escalado de la pérdida que añade Keras.",
-        "ko": "{device}: mixed_float16을 사용하세요 — 이 GPU의 Tensor Core(compute capability {cc})는 float16 행렬 연산을 float32보다 몇 배 빠르게 수행합니다. Keras가 추가하는 손실 스케일링은 그대로 두세요.",
+        "ko": "{device}: mixed_float16을 사용하세요. 이 GPU의 Tensor Core(compute capability {cc})는 float16 행렬 연산을 float32보다 몇 배 빠르게 수행합니다. Keras가 추가하는 손실 스케일링은 그대로 두세요.",
         "ru": "{device}: используйте mixed_float16 — его тензорные ядра (compute capability {cc}) выполняют матричную арифметику в float16 в несколько раз быстрее, чем в float32; оставьте масштабирование потерь, которое добавляет Keras.",
     },
     "speed.verdict_gpu_old": {
         "en": "{device}: keep float32 as the default — compute capability {cc} has no Tensor Cores (they start at 7.0), so 16-bit math is no faster; mixed precision can still give a modest speedup from halved memory traffic, so measure your model before you switch.",
         "zh": "{device}：默认请保持 float32——计算能力 {cc} 没有 Tensor Core（从 7.0 开始才有），16 位运算并不更快；不过混合精度把内存访问量减半，仍可能带来有限的加速，切换之前请先测量你的模型。",
         "es": "{device}: mantén float32 por defecto — la capacidad de cómputo {cc} no tiene Tensor Cores (empiezan en la 7.0), así que la aritmética de 16 bits no es más rápida; aun así, la precisión mixta puede dar una aceleración modesta al reducir a la mitad el tráfico de memoria: mide tu modelo antes de cambiar.",
-        "ko": "{device}: 기본값으로 float32를 유지하세요 — compute capability {cc}에는 Tensor Core가 없으므로(7.0부터 있음) 16비트 연산이 더 빠르지 않습니다. 그래도 혼합 정밀도는 메모리 트래픽을 절반으로 줄여 약간의 속도 향상을 줄 수 있으니, 바꾸기 전에 모델을 직접 측정해 보세요.",
+        "ko": "{device}: 기본값으로 float32를 유지하세요. compute capability {cc}에는 Tensor Core가 없으므로(7.0부터 있음) 16비트 연산이 더 빠르지 않습니다. 그래도 혼합 정밀도는 메모리 트래픽을 절반으로 줄여 약간의 속도 향상을 줄 수 있으니, 바꾸기 전에 모델을 직접 측정해 보세요.",
         "ru": "{device}: по умолчанию оставьте float32 — при compute capability {cc} тензорных ядер нет (они появляются с 7.0), поэтому 16-битная арифметика не быстрее; всё же смешанная точность может дать небольшое ускорение за счёт вдвое меньшего объёма обмена с памятью, так что измерьте свою модель, прежде чем переходить.",
     },
     "speed.verdict_gpu_unknown": {
         "en": "{device}: compute capability unknown — use mixed_float16 if it is 7.0 or higher (Tensor Cores), otherwise keep float32.",
-        "zh": "{device}：计算能力未知 —— 如果它是 7.0 或更高（有 Tensor Core），请使用 mixed_float16，否则保持 float32。",
+        "zh": "{device}：计算能力未知——如果它是 7.0 或更高（有 Tensor Core），请使用 mixed_float16，否则保持 float32。",
         "es": "{device}: capacidad de cómputo desconocida — usa mixed_float16 si es 7.0 o superior (Tensor Cores); si no, mantén float32.",
-        "ko": "{device}: compute capability를 알 수 없습니다 — 7.0 이상이면(Tensor Core 있음) mixed_float16을, 아니면 float32를 사용하세요.",
+        "ko": "{device}: compute capability를 알 수 없습니다. 7.0 이상이면(Tensor Core 있음) mixed_float16을, 아니면 float32를 사용하세요.",
         "ru": "{device}: compute capability неизвестна — используйте mixed_float16, если она 7.0 или выше (тензорные ядра), иначе оставьте float32.",
     },
     "speed.verdict_cpu_bfloat16": {
@@ -92,7 +92,7 @@ MESSAGES = {
         "en": "In graph mode TensorFlow's optimizer (Grappler's remapper) fuses MatMul+BiasAdd+ReLU into one kernel. Here its float16 version took {default_ms:.2f} ms for a {size}x{size} Dense layer, against {remapping_off_ms:.2f} ms with remapping off and {xla_ms:.2f} ms with XLA: {slowdown:.0f} times slower. Fix: call tf.config.optimizer.set_experimental_options({{\"remapping\": False}}) before the model first runs, or compile with jit_compile=True.",
         "zh": '在图模式下，TensorFlow 的优化器（Grappler 的 remapper）会把 MatMul+BiasAdd+ReLU 融合成一个内核。在这里，它的 float16 版本处理一个 {size}x{size} 的 Dense 层用了 {default_ms:.2f} 毫秒，而关闭 remapping 只需 {remapping_off_ms:.2f} 毫秒，用 XLA 只需 {xla_ms:.2f} 毫秒：慢了 {slowdown:.0f} 倍。解决办法：在模型第一次运行之前调用 tf.config.optimizer.set_experimental_options({{"remapping": False}})，或用 jit_compile=True 编译。',
         "es": 'En modo grafo, el optimizador de TensorFlow (el remapper de Grappler) fusiona MatMul+BiasAdd+ReLU en un solo kernel. Aquí su versión float16 tardó {default_ms:.2f} ms en una capa Dense de {size}x{size}, frente a {remapping_off_ms:.2f} ms con el remapping desactivado y {xla_ms:.2f} ms con XLA: {slowdown:.0f} veces más lento. Solución: llama a tf.config.optimizer.set_experimental_options({{"remapping": False}}) antes de la primera ejecución del modelo, o compila con jit_compile=True.',
-        "ko": '그래프 모드에서 TensorFlow의 최적화기(Grappler의 remapper)는 MatMul+BiasAdd+ReLU를 커널 하나로 융합합니다. 여기서 그 float16 버전은 {size}x{size} Dense 레이어 하나에 {default_ms:.2f} ms가 걸렸고, remapping을 끄면 {remapping_off_ms:.2f} ms, XLA로는 {xla_ms:.2f} ms였습니다. 즉 {slowdown:.0f}배 느립니다. 해결책: 모델을 처음 실행하기 전에 tf.config.optimizer.set_experimental_options({{"remapping": False}})를 호출하거나 jit_compile=True로 컴파일하세요.',
+        "ko": '그래프 모드에서 TensorFlow의 최적화기(Grappler의 remapper)는 MatMul+BiasAdd+ReLU를 커널 하나로 융합합니다. 여기서 그 float16 버전은 {size}x{size} Dense 레이어 하나에 {default_ms:.2f} ms가 걸렸고, remapping을 끄면 {remapping_off_ms:.2f} ms, XLA로는 {xla_ms:.2f} ms였습니다. 즉 {slowdown:.0f}배 느립니다. 모델을 처음 실행하기 전에 tf.config.optimizer.set_experimental_options({{"remapping": False}})를 호출하거나 jit_compile=True로 컴파일하면 해결됩니다.',
         "ru": 'В режиме графа оптимизатор TensorFlow (remapper из Grappler) сливает MatMul+BiasAdd+ReLU в одно вычислительное ядро. Здесь его версия для float16 обработала слой Dense {size}x{size} за {default_ms:.2f} мс, а с отключённым remapping — за {remapping_off_ms:.2f} мс и с XLA — за {xla_ms:.2f} мс: в {slowdown:.0f} раз медленнее. Решение: вызовите tf.config.optimizer.set_experimental_options({{"remapping": False}}) до первого запуска модели или компилируйте с jit_compile=True.',
     },
     "speed.fusion_fine": {
@@ -196,7 +196,7 @@ MESSAGES = {
     },
     "speed.published.tpu": {
         "en": "TPU: no published measurement of float32 against bfloat16 training that states its setup was found; the TPU figure in mpteach stays a vendor claim (mpteach.bench.vendor_claims()).",
-        "zh": "TPU：没有找到注明实验配置、比较 float32 与 bfloat16 训练速度的公开测量；mpteach 中的 TPU 数字仍是厂商的说法（mpteach.bench.vendor_claims()）。",
+        "zh": "TPU：没有找到注明实验配置、比较 float32 与 bfloat16 训练速度的公开测量；mpteach 中的 TPU 数字仍是厂商宣称（mpteach.bench.vendor_claims()）。",
         "es": "TPU: no se encontró ninguna medición publicada de entrenamiento en float32 frente a bfloat16 que indique su configuración; la cifra de TPU en mpteach sigue siendo una afirmación del fabricante (mpteach.bench.vendor_claims()).",
         "ko": "TPU: 실험 구성을 밝힌 float32 대 bfloat16 훈련 측정값은 공개된 것을 찾지 못했습니다. mpteach의 TPU 수치는 여전히 벤더의 주장입니다(mpteach.bench.vendor_claims()).",
         "ru": "TPU: опубликованного измерения обучения во float32 против bfloat16 с указанной конфигурацией не нашлось; цифра для TPU в mpteach остаётся заявлением производителя (mpteach.bench.vendor_claims()).",
@@ -239,9 +239,9 @@ MESSAGES = {
     },
     "speed.explorer.title": {
         "en": "{workload} ({software}, {date}) — {kind}",
-        "zh": "{workload}（{software}，{date}）—— {kind}",
+        "zh": "{workload}（{software}，{date}）——{kind}",
         "es": "{workload} ({software}, {date}) — {kind}",
-        "ko": "{workload} ({software}, {date}) — {kind}",
+        "ko": "{workload}({software}, {date}): {kind}",
         "ru": "{workload} ({software}, {date}) — {kind}",
     },
     "speed.explorer.kind_recorded": {
@@ -262,7 +262,7 @@ MESSAGES = {
         "en": "published measurement, not run here",
         "zh": "公开发表的测量，并非在这里运行",
         "es": "medición publicada, no ejecutada aquí",
-        "ko": "공개된 측정값 — 여기서 실행한 것이 아님",
+        "ko": "공개된 측정값(여기서 실행하지 않음)",
         "ru": "опубликованное измерение, здесь не запускалось",
     },
     "speed.explorer.published": {
@@ -274,9 +274,9 @@ MESSAGES = {
     },
     "speed.explorer.published_title": {
         "en": "Published measurements — measured by others on the hardware named",
-        "zh": "公开发表的测量 —— 由他人在所列硬件上测得",
+        "zh": "公开发表的测量——由他人在所列硬件上测得",
         "es": "Mediciones publicadas — hechas por otros en el hardware indicado",
-        "ko": "공개된 측정값 — 다른 사람들이 표시된 하드웨어에서 측정함",
+        "ko": "공개된 측정값(표시된 하드웨어에서 다른 사람들이 측정함)",
         "ru": "Опубликованные измерения — выполнены другими на указанном оборудовании",
     },
     "speed.explorer.published_note": {
@@ -323,7 +323,7 @@ MESSAGES = {
     },
     "speed.explorer.tpu_none": {
         "en": "TPU: no published measurement of float32 against bfloat16 training that states its setup was found, so the TPU figure below remains a vendor claim.",
-        "zh": "TPU：没有找到注明实验配置、比较 float32 与 bfloat16 训练速度的公开测量，因此下面的 TPU 数字仍只是厂商的说法。",
+        "zh": "TPU：没有找到注明实验配置、比较 float32 与 bfloat16 训练速度的公开测量，因此下面的 TPU 数字仍只是厂商宣称。",
         "es": "TPU: no se encontró ninguna medición publicada de entrenamiento en float32 frente a bfloat16 que indique su configuración, así que la cifra de TPU de abajo sigue siendo una afirmación del fabricante.",
         "ko": "TPU: 실험 구성을 밝힌 float32 대 bfloat16 훈련 측정값은 공개된 것을 찾지 못했습니다. 그래서 아래 TPU 수치는 여전히 벤더의 주장입니다.",
         "ru": "TPU: опубликованного измерения обучения во float32 против bfloat16 с указанной конфигурацией не нашлось, поэтому цифра для TPU ниже остаётся заявлением производителя.",
@@ -379,9 +379,9 @@ MESSAGES = {
     },
     "speed.explorer.claims_title": {
         "en": "Published claims — not measured here",
-        "zh": "公开宣称的数字 —— 并非在这里测得",
+        "zh": "公开宣称的数字——并非在这里测得",
         "es": "Afirmaciones publicadas — no medidas aquí",
-        "ko": "공개된 주장 — 여기서 측정한 값이 아님",
+        "ko": "공개된 주장(여기서 측정하지 않음)",
         "ru": "Опубликованные заявления — не измерены здесь",
     },
     "speed.explorer.claims_note": {
@@ -455,19 +455,10 @@ MESSAGES = {
         "ru": "Для замера здесь нужен TensorFlow: {error}",
     },
     "speed.explorer.needs_kernel": {
-        "en": "This page has no Python behind it, so it shows recorded and published results. "
-        "To measure your own machine, open this notebook in Colab or JupyterLab and press "
-        "“Run here”.",
-        "zh": "这个网页背后没有运行 Python，所以只展示已记录和已发表的结果。"
-        "要测量你自己的机器，请在 Colab 或 JupyterLab 中打开这个笔记本，然后点击“在这里运行”。",
-        "es": "Esta página no tiene Python detrás, así que muestra resultados registrados y "
-        "publicados. Para medir tu propia máquina, abre este cuaderno en Colab o JupyterLab y "
-        "pulsa «Medir aquí».",
-        "ko": "이 페이지 뒤에는 Python이 실행되고 있지 않으므로 기록된 결과와 공개된 결과만 "
-        "보여 줍니다. 내 컴퓨터에서 직접 측정하려면 이 노트북을 Colab이나 JupyterLab에서 열고 "
-        "‘여기서 실행’을 누르세요.",
-        "ru": "За этой страницей не работает Python, поэтому на ней показаны записанные и "
-        "опубликованные результаты. Чтобы замерить свою машину, откройте этот ноутбук в Colab "
-        "или JupyterLab и нажмите «Замерить здесь».",
+        "en": "This page has no Python behind it, so it shows recorded and published results. To measure your own machine, open this notebook in Colab or JupyterLab and press “Run here”.",
+        "zh": "这个网页背后没有运行 Python，所以只展示已记录和已发表的结果。要测量你自己的机器，请在 Colab 或 JupyterLab 中打开这个 notebook，然后点击“在这里运行”。",
+        "es": "Esta página no tiene Python detrás, así que muestra resultados registrados y publicados. Para medir tu propia máquina, abre este cuaderno en Colab o JupyterLab y pulsa «Medir aquí».",
+        "ko": "이 페이지 뒤에는 Python이 실행되고 있지 않으므로 기록된 결과와 공개된 결과만 보여 줍니다. 여러분의 머신에서 직접 측정하려면 이 노트북을 Colab이나 JupyterLab에서 열고 ‘여기서 실행’을 누르세요.",
+        "ru": "За этой страницей не работает Python, поэтому на ней показаны записанные и опубликованные результаты. Чтобы замерить свою машину, откройте этот блокнот в Colab или JupyterLab и нажмите «Замерить здесь».",
     },
 }
