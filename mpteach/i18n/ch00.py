@@ -53,7 +53,7 @@ MESSAGES = {
     "checks.ch00.need_dict": {
         "en": "Expected a dict from machine to policy name, but the answer is of type {actual}.",
         "zh": "这里需要一个从机器到策略名的 dict，但答案的类型是 {actual}。",
-        "es": "Se esperaba un dict de máquina a nombre de política, pero la respuesta es de tipo {actual}.",
+        "es": "Se esperaba un dict que asocie cada máquina a un nombre de política, pero la respuesta es de tipo {actual}.",
         "ko": "머신 이름을 정책 이름에 대응시키는 dict가 필요하지만 답의 타입은 {actual}입니다.",
         "ru": "Ожидался dict «машина → имя политики», а ответ имеет тип {actual}.",
     },

@@ -74,7 +74,7 @@ MESSAGES = {
     "checks.ch01.update_lost": {
         "en": "In float16, 1.0 + {answer} rounds back to 1.0: the update is lost (swamped). Try a larger update.",
         "zh": "在 float16 中，1.0 + {answer} 会舍入回 1.0：这次更新丢失了（被淹没）。请试一个更大的更新。",
-        "es": "En float16, 1.0 + {answer} se redondea de vuelta a 1.0: la actualización se pierde (queda absorbida). Prueba una mayor.",
+        "es": "En float16, 1.0 + {answer} vuelve a quedar en 1.0 al redondear: la actualización se pierde (queda absorbida). Prueba una mayor.",
         "ko": "float16에서 1.0 + {answer}은(는) 다시 1.0으로 반올림되어 업데이트가 사라집니다(묻힘). 더 큰 업데이트를 시도하세요.",
         "ru": "В float16 1.0 + {answer} округляется обратно до 1.0: обновление теряется (поглощается). Попробуйте обновление побольше.",
     },

@@ -32,7 +32,7 @@ MESSAGES = {
     "checks.ch03.read_outside": {
         "en": "Outside call the kernel is not {answer!r}: it is stored, and read, in the variable dtype (float32).",
         "zh": "在 call 外部 kernel 不是 {answer!r}：它以变量 dtype（float32）保存和读取。",
-        "es": "Fuera de call el kernel no es {answer!r}: se guarda, y se lee, en el dtype de variable (float32).",
+        "es": "Fuera de call el kernel no es {answer!r}: se guarda, y se lee, en el dtype de las variables (float32).",
         "ko": "call 밖에서 커널은 {answer!r}이(가) 아닙니다. 변수 dtype(float32)으로 저장되고 읽힙니다.",
         "ru": "Снаружи call матрица весов kernel — не {answer!r}: она хранится и читается в dtype переменных (float32).",
     },

@@ -47,15 +47,11 @@ MESSAGES = {
         "считается в float32, приведите результат обратно к self.compute_dtype.",
     },
     "checks.ch04.dense_shape": {
-        "en": "For 2 inputs of size 3 and units=4 the layer should have a kernel and a bias and give "
-        "shape (2, 4); it gave {shape}.",
+        "en": "For 2 inputs of size 3 and units=4 the layer should have a kernel and a bias and give shape (2, 4); it gave {shape}.",
         "zh": "对于 2 个大小为 3 的输入和 units=4，该层应有 kernel 和 bias，输出形状应为 (2, 4)；实际是 {shape}。",
-        "es": "Con 2 entradas de tamaño 3 y units=4 la capa debe tener kernel y bias y dar la forma "
-        "(2, 4); dio {shape}.",
-        "ko": "크기 3인 입력 2개와 units=4이면 레이어에 커널과 바이어스가 있고 출력 형태가 (2, 4)여야 하는데 "
-        "{shape}이(가) 나왔습니다.",
-        "ru": "Для 2 входов размера 3 и units=4 у слоя должны быть kernel и bias, а выход формы (2, 4); "
-        "получено {shape}.",
+        "es": "Con 2 entradas de tamaño 3 y units=4 la capa debe tener un kernel y un sesgo y dar la forma (2, 4); dio {shape}.",
+        "ko": "크기 3인 입력 2개와 units=4이면 레이어에 커널과 바이어스가 있고 출력 형태가 (2, 4)여야 하는데 {shape}이(가) 나왔습니다.",
+        "ru": "Для 2 входов размера 3 и units=4 у слоя должны быть kernel и bias, а выход формы (2, 4); получено {shape}.",
     },
     "checks.ch04.dense_values": {
         "en": "Under {policy!r} the output is not inputs @ kernel + bias (compared with a float64 computation).",
@@ -76,7 +72,7 @@ MESSAGES = {
     "checks.ch04.rms_overflow": {
         "en": "Under {policy!r} an input of 300 gave {value} instead of 1. 300² = 90000 is above 65504, float16's largest value: compute the mean of squares in float32, then cast back.",
         "zh": "在 {policy!r} 下输入 300 得到了 {value}，而不是 1。300² = 90000 超过了 float16 的最大值 65504：请用 float32 计算平方的均值，再转换回来。",
-        "es": "Con {policy!r} una entrada de 300 dio {value} en vez de 1. 300² = 90000 supera 65504, el mayor valor de float16: calcula la media de los cuadrados en float32 y luego vuelve a convertir el resultado.",
+        "es": "Con {policy!r} una entrada de 300 dio {value} en vez de 1. 300² = 90 000 supera 65 504, el mayor valor de float16: calcula la media de los cuadrados en float32 y luego vuelve a convertir el resultado.",
         "ko": "{policy!r}에서 입력 300이 1이 아니라 {value}이(가) 되었습니다. 300² = 90,000은 float16의 최댓값 65,504보다 큽니다. 제곱의 평균을 float32로 계산한 뒤 되돌리세요.",
         "ru": "С политикой {policy!r} вход 300 дал {value} вместо 1. 300² = 90000 больше 65504, наибольшего числа float16: считайте среднее квадратов в float32, затем приводите обратно.",
     },

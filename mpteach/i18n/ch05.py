@@ -88,7 +88,7 @@ MESSAGES = {
     "checks.ch05.no_wrap_bfloat16": {
         "en": "{policy}: compile adds no loss scaling: bfloat16 has float32's 8 exponent bits, so gradients do not underflow.",
         "zh": "{policy}：compile 不会加上损失缩放：bfloat16 和 float32 一样有 8 位指数，梯度不会下溢。",
-        "es": "{policy}: compile no añade escalado de la pérdida: bfloat16 tiene los 8 bits de exponente de float32, así que los gradientes no se subdesbordan.",
+        "es": "{policy}: compile no añade escalado de la pérdida: bfloat16 tiene los 8 bits de exponente de float32, así que los gradientes no sufren subdesbordamiento.",
         "ko": "{policy}: compile은 손실 스케일링을 추가하지 않습니다. bfloat16은 float32와 같은 8비트 지수를 가져 그래디언트가 언더플로되지 않습니다.",
         "ru": "{policy}: compile не добавляет масштабирование потерь: у bfloat16 те же 8 бит порядка, что у float32, и антипереполнения градиентов не происходит.",
     },

@@ -200,7 +200,7 @@ MESSAGES = {
     "checks.ch06.asym_ok": {
         "en": "Right: {octaves} skipped steps bring the scale from {start} down to {limit}, and climbing back takes {climb} steps. A too-high scale costs a few steps; a too-low one costs thousands, which is why Keras starts high.",
         "zh": "正确：跳过 {octaves} 步就能把缩放因子从 {start} 降到 {limit}，而回升需要 {climb} 步。缩放因子过高只浪费几步，过低却要几千步，所以 Keras 从一个很高的值开始。",
-        "es": "Correcto: {octaves} pasos omitidos bajan la escala de {start} a {limit}, y volver a subir cuesta {climb} pasos. Una escala demasiado alta cuesta unos pocos pasos; una demasiado baja, miles: por eso Keras empieza alto.",
+        "es": "Correcto: {octaves} pasos omitidos bajan la escala de {start} a {limit}, y volver a subir cuesta {climb} pasos. Una escala demasiado alta cuesta unos pocos pasos; una demasiado baja, miles: por eso Keras empieza con una escala alta.",
         "ko": "정답입니다. {octaves}번의 건너뛴 스텝으로 스케일이 {start}에서 {limit}(으)로 내려가고, 다시 올라가는 데는 {climb}스텝이 걸립니다. 너무 높은 스케일은 몇 스텝만 잃지만 너무 낮은 스케일은 수천 스텝을 잃습니다. 그래서 Keras는 높은 값에서 시작합니다.",
         "ru": "Верно: {octaves} пропущенных шагов опускают масштаб с {start} до {limit}, а подъём обратно занимает {climb} шагов. Слишком высокий масштаб стоит нескольких шагов, слишком низкий — тысяч, поэтому Keras начинает с высокого.",
     },

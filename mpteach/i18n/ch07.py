@@ -39,14 +39,14 @@ MESSAGES = {
     "checks.ch07.step_too_small": {
         "en": "The update is {scale} times too small. apply() divides the gradients by the loss scale, so they must come from optimizer.scale_loss(loss), and you must not divide them yourself as well.",
         "zh": "更新量只有应有值的 1/{scale}。apply() 会把梯度除以损失缩放因子，所以梯度必须来自 optimizer.scale_loss(loss)，而且你不能再自己除一次。",
-        "es": "La actualización es {scale} veces demasiado pequeña. apply() divide los gradientes por la escala de pérdida, así que deben venir de optimizer.scale_loss(loss), y no debes dividirlos tú también.",
+        "es": "La actualización es {scale} veces menor de lo que debería. apply() divide los gradientes por la escala de pérdida, así que deben venir de optimizer.scale_loss(loss), y no debes dividirlos tú también.",
         "ko": "업데이트가 본래의 1/{scale}로 작아집니다. apply()가 그래디언트를 손실 스케일로 나누므로, 그래디언트는 optimizer.scale_loss(loss)에서 나와야 하고 직접 한 번 더 나누면 안 됩니다.",
         "ru": "Обновление в {scale} раз слишком мало. apply() делит градиенты на масштаб потерь, поэтому они должны браться от optimizer.scale_loss(loss), и делить их ещё раз самому нельзя.",
     },
     "checks.ch07.step_too_large": {
         "en": "The update is {scale} times too large: the loss was scaled, but the gradients were never divided by the scale. Apply them with the LossScaleOptimizer itself (optimizer.apply), not its inner_optimizer.",
         "zh": "更新量是应有值的 {scale} 倍：损失被放大了，但梯度从未除以缩放因子。请用 LossScaleOptimizer 本身（optimizer.apply）来应用梯度，而不是它的 inner_optimizer。",
-        "es": "La actualización es {scale} veces demasiado grande: la pérdida se escaló, pero los gradientes nunca se dividieron por la escala. Aplícalos con el propio LossScaleOptimizer (optimizer.apply), no con su inner_optimizer.",
+        "es": "La actualización es {scale} veces mayor de lo que debería: la pérdida se escaló, pero los gradientes nunca se dividieron por la escala. Aplícalos con el propio LossScaleOptimizer (optimizer.apply), no con su inner_optimizer.",
         "ko": "업데이트가 본래의 {scale}배로 커집니다. 손실은 스케일되었지만 그래디언트는 스케일로 나뉘지 않았습니다. inner_optimizer가 아니라 LossScaleOptimizer 자체(optimizer.apply)로 적용하세요.",
         "ru": "Обновление в {scale} раз слишком велико: потери масштабированы, а градиенты так и не поделены на масштаб. Применяйте их самим LossScaleOptimizer (optimizer.apply), а не его inner_optimizer.",
     },

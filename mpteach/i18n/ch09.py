@@ -18,7 +18,7 @@ MESSAGES = {
     "course.ch09.tpu": {
         "en": "A TPU runtime: this chapter's float8 examples emulate float8 (cast to float8 and back), so they give the same numbers as on a CPU. Whether float8 is faster depends on the TPU generation; this chapter does not measure it.",
         "zh": "TPU 运行时：本章的 float8 示例是模拟的（转换成 float8 再转回来），因此数值与 CPU 上相同。float8 是否更快取决于 TPU 的代次，本章不做测量。",
-        "es": "Entorno TPU: los ejemplos float8 de este capítulo emulan float8 (convierten a float8 y de vuelta), así que dan los mismos números que en CPU. Que float8 sea más rápido depende de la generación de la TPU; este capítulo no lo mide.",
+        "es": "Entorno TPU: los ejemplos float8 de este capítulo emulan float8 (convierten a float8 y vuelven a convertir al dtype original), así que dan los mismos números que en CPU. Que float8 sea más rápido depende de la generación de la TPU; este capítulo no lo mide.",
         "ko": "TPU 런타임입니다. 이 장의 float8 예제는 float8을 에뮬레이션하므로(float8로 캐스팅했다가 되돌림) CPU와 같은 수치를 냅니다. float8이 더 빠른지는 TPU 세대에 따라 다르며 이 장에서는 측정하지 않습니다.",
         "ru": "Среда TPU: примеры float8 в этой главе эмулируют float8 (приведение к float8 и обратно), поэтому дают те же числа, что и на CPU. Быстрее ли float8, зависит от поколения TPU; эта глава этого не измеряет.",
     },
@@ -88,7 +88,7 @@ MESSAGES = {
     "checks.ch09.path_default": {
         "en": "Path {path!r}: not {answer}. No key matches the whole path (a key is an exact path or a regex that must match all of it, with no prefix matching), so it gets the default, {default}.",
         "zh": "路径 {path!r}：不是 {answer}。没有键匹配整个路径（键是精确路径，或必须匹配整个路径的正则表达式，不做前缀匹配），所以它得到默认策略 {default}。",
-        "es": "Ruta {path!r}: no es {answer}. Ninguna clave coincide con la ruta entera (una clave es una ruta exacta o una regex que debe abarcarla completa, sin coincidencia por prefijo), así que recibe la política por defecto, {default}.",
+        "es": "Ruta {path!r}: no es {answer}. Ninguna clave coincide con la ruta entera (una clave es una ruta exacta o una expresión regular que debe abarcarla completa, sin coincidencia por prefijo), así que recibe la política por defecto, {default}.",
         "ko": "경로 {path!r}: {answer}이(가) 아닙니다. 경로 전체와 일치하는 키가 없으므로(키는 정확한 경로이거나 경로 전체와 일치해야 하는 정규 표현식이며 접두사 일치는 없음) 기본값 {default}을(를) 받습니다.",
         "ru": "Путь {path!r}: не {answer}. Ни один ключ не совпадает со всем путём (ключ — точный путь или регулярное выражение на весь путь, без совпадения по префиксу), поэтому он получает политику по умолчанию, {default}.",
     },

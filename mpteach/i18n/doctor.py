@@ -187,7 +187,7 @@ MESSAGES = {
     "doctor.unsupported-half-op.fix": {
         "en": "Run that operation in float32 and cast its result back to the compute dtype.",
         "zh": "以 float32 执行该运算，再把结果转换回计算 dtype。",
-        "es": "Ejecuta esa operación en float32 y convierte su resultado de vuelta al dtype de cálculo.",
+        "es": "Ejecuta esa operación en float32 y vuelve a convertir su resultado al dtype de cálculo.",
         "ko": "그 연산자는 float32로 실행하고 결과를 다시 연산 dtype으로 캐스팅하세요.",
         "ru": "Выполните эту операцию в float32 и приведите результат обратно к dtype вычислений.",
     },
@@ -264,14 +264,14 @@ MESSAGES = {
     "doctor.float32-output.why": {
         "en": "Part of call runs in float32: inputs cast to float32 or to self.dtype (the variable dtype), an autocast=False variable, a float32 result that is never cast back. The layer then gets no speed-up, uses twice the memory, and passes float32 on to the next layers.",
         "zh": "call 的一部分以 float32 运行：输入被转换为 float32 或 self.dtype（变量 dtype）、使用了 autocast=False 的变量、float32 结果没有转换回来。于是该层得不到加速，占用两倍内存，还把 float32 传给后面的层。",
-        "es": "Parte de call se ejecuta en float32: entradas convertidas a float32 o a self.dtype (el dtype de las variables), una variable con autocast=False, un resultado float32 que nunca se convierte de vuelta. La capa no gana velocidad, usa el doble de memoria y pasa float32 a las capas siguientes.",
+        "es": "Parte de call se ejecuta en float32: entradas convertidas a float32 o a self.dtype (el dtype de las variables), una variable con autocast=False, un resultado float32 que nunca se vuelve a convertir al dtype de cálculo. La capa no gana velocidad, usa el doble de memoria y pasa float32 a las capas siguientes.",
         "ko": "call의 일부가 float32로 실행됩니다. 입력을 float32나 self.dtype(변수 dtype)으로 캐스팅했거나, autocast=False 변수를 썼거나, float32 결과를 다시 캐스팅하지 않은 경우입니다. 그러면 레이어는 속도 이득이 없고 메모리를 두 배로 쓰며, 다음 레이어에 float32를 넘깁니다.",
         "ru": "Часть call выполняется в float32: входы приведены к float32 или к self.dtype (dtype переменных), используется переменная с autocast=False, результат float32 не приведён обратно. Слой не ускоряется, занимает вдвое больше памяти и передаёт float32 следующим слоям.",
     },
     "doctor.float32-output.fix": {
         "en": "Compute in self.compute_dtype; where a step must run in float32 for accuracy, cast its result back.",
         "zh": "以 self.compute_dtype 计算；某一步为了精度必须用 float32 时，把它的结果转换回来。",
-        "es": "Calcula en self.compute_dtype; donde un paso deba ir en float32 por precisión, convierte su resultado de vuelta.",
+        "es": "Calcula en self.compute_dtype; donde un paso deba ir en float32 por precisión, vuelve a convertir su resultado.",
         "ko": "self.compute_dtype으로 계산하세요. 정확도 때문에 float32로 해야 하는 단계는 그 결과를 다시 캐스팅하세요.",
         "ru": "Считайте в self.compute_dtype; если шаг ради точности должен идти в float32, приведите его результат обратно.",
     },
@@ -285,14 +285,14 @@ MESSAGES = {
     "doctor.non-finite-output.why": {
         "en": "16-bit types have less range or precision than float32: float16 overflows above 65504 (exp(12) is already larger), and an inf turns into NaN at the next subtraction or division.",
         "zh": "16 位类型的范围或精度比 float32 小：float16 超过 65504 就上溢（exp(12) 已经更大），而 inf 在下一次减法或除法时会变成 NaN。",
-        "es": "Los tipos de 16 bits tienen menos rango o precisión que float32: float16 desborda por encima de 65504 (exp(12) ya es mayor), y un inf se convierte en NaN en la siguiente resta o división.",
+        "es": "Los tipos de 16 bits tienen menos rango o precisión que float32: float16 desborda por encima de 65 504 (exp(12) ya es mayor), y un inf se convierte en NaN en la siguiente resta o división.",
         "ko": "16비트 타입은 float32보다 범위가 좁거나 정밀도가 낮습니다. float16은 65,504를 넘으면 오버플로되고(exp(12)만 해도 이미 이보다 큽니다), inf는 다음 뺄셈이나 나눗셈에서 NaN이 됩니다.",
         "ru": "У 16-битных типов меньше диапазон или точность, чем у float32: float16 переполняется выше 65504 (exp(12) уже больше), а inf превращается в NaN при следующем вычитании или делении.",
     },
     "doctor.non-finite-output.fix": {
         "en": "Compute the sensitive part in float32, or use a numerically stable built-in (keras.ops.softmax, keras.ops.logsumexp, LayerNormalization), then cast back.",
         "zh": "以 float32 计算敏感部分，或使用数值稳定的内置实现（keras.ops.softmax、keras.ops.logsumexp、LayerNormalization），再转换回来。",
-        "es": "Calcula la parte delicada en float32, o usa una función integrada numéricamente estable (keras.ops.softmax, keras.ops.logsumexp, LayerNormalization), y luego convierte de vuelta.",
+        "es": "Calcula la parte delicada en float32, o usa una función integrada numéricamente estable (keras.ops.softmax, keras.ops.logsumexp, LayerNormalization), y luego vuelve a convertir el resultado.",
         "ko": "민감한 부분은 float32로 계산하거나 수치적으로 안정적인 내장 기능(keras.ops.softmax, keras.ops.logsumexp, LayerNormalization)을 쓴 뒤 다시 캐스팅하세요.",
         "ru": "Считайте чувствительную часть в float32 или используйте численно устойчивые встроенные средства (keras.ops.softmax, keras.ops.logsumexp, LayerNormalization), затем приведите результат обратно.",
     },
@@ -306,7 +306,7 @@ MESSAGES = {
     "doctor.non-finite-gradient.why": {
         "en": "Intermediate values of the backward pass underflow to 0 or overflow in {compute}. Where a value has underflowed to 0, the derivative of its square root, 1/(2√x), is infinite, and so is its inverse (√0 itself is 0). One inf or NaN gradient spoils the update, and a loss-scale optimizer would skip every step.",
         "zh": "反向传播的中间值在 {compute} 中下溢为 0 或上溢。某个值下溢为 0 后，它的平方根的导数 1/(2√x) 是无穷大，它的倒数也是（√0 本身等于 0）。一个 inf 或 NaN 梯度就会毁掉这次更新，而损失缩放优化器会跳过每一步。",
-        "es": "Los valores intermedios de la retropropagación se anulan por subdesbordamiento o desbordan en {compute}: por ejemplo, la derivada de la raíz cuadrada o el inverso de un valor que se anuló es infinito. Un solo gradiente inf o NaN estropea la actualización, y un optimizador con escalado de la pérdida se saltaría todos los pasos.",
+        "es": "Los valores intermedios de la retropropagación se anulan por subdesbordamiento o desbordan en {compute}. Donde un valor se ha anulado por subdesbordamiento, la derivada de su raíz cuadrada, 1/(2√x), es infinita, y también su inverso (√0 en sí es 0). Un solo gradiente inf o NaN estropea la actualización, y un optimizador con escalado de la pérdida se saltaría todos los pasos.",
         "ko": "역전파의 중간값이 {compute}에서 0으로 언더플로되거나 오버플로됩니다. 값이 0으로 언더플로되면 그 제곱근의 도함수 1/(2√x)는 무한대이고, 역수도 무한대입니다(√0 자체는 0입니다). inf나 NaN 그래디언트 하나가 업데이트를 망치고, 손실 스케일링 옵티마이저는 모든 스텝을 건너뛰게 됩니다.",
         "ru": "Промежуточные значения обратного прохода в {compute} обращаются в 0 (антипереполнение) или переполняются: например, производная квадратного корня или обратная величина от обнулившегося значения бесконечна. Один градиент inf или NaN портит обновление, а оптимизатор с масштабированием потерь пропускал бы каждый шаг.",
     },
@@ -482,7 +482,7 @@ MESSAGES = {
     "doctor.train-step-fails.fix": {
         "en": "Find the operation named in the error: cast its float32 operand to the compute dtype, or run it in float32 and cast the result back.",
         "zh": "找到错误信息中提到的运算：把它的 float32 操作数转换为计算 dtype，或者以 float32 执行它再把结果转换回来。",
-        "es": "Busca la operación que nombra el error: convierte su operando float32 al dtype de cálculo, o ejecútala en float32 y convierte el resultado de vuelta.",
+        "es": "Busca la operación que nombra el error: convierte su operando float32 al dtype de cálculo, o ejecútala en float32 y vuelve a convertir el resultado al dtype de cálculo.",
         "ko": "오류에 나온 연산자를 찾아 그 float32 피연산자를 연산 dtype으로 캐스팅하거나, 그 연산자를 float32로 실행하고 결과를 다시 캐스팅하세요.",
         "ru": "Найдите операцию, названную в ошибке: приведите её операнд float32 к dtype вычислений или выполните её в float32 и приведите результат обратно.",
     },

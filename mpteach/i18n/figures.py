@@ -238,7 +238,7 @@ MESSAGES = {
     "fig.ch06.lost": {
         "en": "gradients lost to zero",
         "zh": "变成零而丢失的梯度",
-        "es": "gradientes perdidos en cero",
+        "es": "gradientes que se anulan",
         "ko": "0이 되어 잃은 그래디언트",
         "ru": "градиенты, обнулённые антипереполнением",
     },
@@ -343,7 +343,7 @@ MESSAGES = {
     "fig.ch10.fixed": {
         "en": "fixed",
         "zh": "已修复",
-        "es": "arreglado",
+        "es": "corregido",
         "ko": "고친 모델",
         "ru": "исправленная",
     },

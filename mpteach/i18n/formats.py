@@ -371,7 +371,7 @@ MESSAGES = {
     "formats.grad.band.underflow_to_zero": {
         "en": "lost: rounded to zero",
         "zh": "丢失：下溢为零",
-        "es": "perdidos: subdesbordamiento a cero",
+        "es": "perdidos: redondeados a cero",
         "ko": "소실: 언더플로로 0이 됨",
         "ru": "потеряны: антипереполнение до нуля",
     },

@@ -172,7 +172,7 @@ MESSAGES = {
     "out.agreeing": {
         "en": "agreeing",
         "zh": "一致决策",
-        "es": "con acuerdo",
+        "es": "con consenso",
         "ko": "합의 방식",
         "ru": "согласованный",
     },
