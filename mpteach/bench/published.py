@@ -196,11 +196,17 @@ def _check_row(where: str, row: Any) -> None:
             _fail(f"{where}.{path}", str(missing))
 
 
-def _field(row: dict[str, Any], path: str) -> Any:
+def _holder(row: dict[str, Any], path: str) -> tuple[dict[str, Any], str]:
+    """The dict that holds the field at a dotted ``path`` of ``row``, and the field's name."""
     *outer, name = path.split(".")
     for part in outer:
         row = row[part]
-    return row[name]
+    return row, name
+
+
+def _field(row: dict[str, Any], path: str) -> Any:
+    holder, name = _holder(row, path)
+    return holder[name]
 
 
 def localized_row(row: dict[str, Any], lang: str | None = None) -> dict[str, Any]:
@@ -214,10 +220,7 @@ def localized_row(row: dict[str, Any], lang: str | None = None) -> dict[str, Any
     """
     row = copy.deepcopy(row)
     for path in DESCRIPTIONS:
-        *outer, name = path.split(".")
-        holder = row
-        for part in outer:
-            holder = holder[part]
+        holder, name = _holder(row, path)
         if holder[name]:
             holder[name] = i18n.localized(holder[name], lang)
     return row

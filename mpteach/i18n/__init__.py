@@ -128,6 +128,17 @@ def width(text: str) -> int:
     return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
 
 
+def pad(labels: Sequence[str], least: int = 0) -> list[str]:
+    """``labels`` padded with spaces to one display width (at least ``least``; see :func:`width`),
+    so that what follows them lines up in any language.
+
+    >>> pad(["有限步", "inf 步"], 8)
+    ['有限步  ', 'inf 步  ']
+    """
+    widest = max(least, *map(width, labels))
+    return [label + " " * (widest - width(label)) for label in labels]
+
+
 def columns(rows: Sequence[Sequence[object]], gap: int = 2) -> str:
     """Rows of values as aligned text columns, in any language (see :func:`width`).
 
