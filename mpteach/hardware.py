@@ -35,7 +35,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any
 
-from mpteach.i18n import t
+from mpteach.i18n import join, t
 
 CPUINFO_PATH = "/proc/cpuinfo"
 PROFILE_ENV = "MPTEACH_HARDWARE"  # run the course as another machine would: a name of PROFILES
@@ -450,7 +450,7 @@ def verdict(info: HardwareInfo | None = None, lang: str | None = None) -> str:
         )
         return t(key, lang, device=gpu.name, cc="{}.{}".format(*gpu.compute_capability))
     if is_fast("bfloat16", info):
-        features = ", ".join(f for f in info.cpu_features if "BF16" in f)
+        features = join([f for f in info.cpu_features if "BF16" in f], lang)
         return t("speed.verdict_cpu_bfloat16", lang, device=info.cpu_model, features=features)
     return t("speed.verdict_cpu_plain", lang, device=info.cpu_model)
 

@@ -139,63 +139,66 @@ def stop_kernels(base: str, token: str) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("chapter", CHAPTERS)
 def test_running_a_chapter_and_moving_each_widget_changes_what_it_draws(lab, chapter):
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
     base, token, environment = lab
-    with sync_playwright() as p:
-        chromium = browser.launch(p)
-        page = chromium.new_page(viewport={"width": 1400, "height": 1000})
-        page.set_default_timeout(RUN_TIMEOUT_MS)
-        problems = []
-        page.on("pageerror", lambda e: problems.append(f"{e}\n{e.stack}"))
-        page.goto(f"{base}/lab/tree/{chapter}.ipynb?token={token}")
-        # Run only once the kernel is up: the widget manager attaches to it when it connects.
-        page.wait_for_function(
-            "() => /\\| Idle/.test(document.querySelector('#jp-main-statusbar')?.textContent)"
-        )
-
-        page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
-        page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
-        # Done when every code cell shows an execution count, [n].
-        page.wait_for_function(
-            """() => { const prompts = [...document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')];
-                       return prompts.length > 0 &&
-                              prompts.every(p => /\\[\\d+\\]/.test(p.textContent)); }"""
-        )
-        assert not page.locator(".jp-OutputArea-output[data-mime-type*='error']").count(), (
-            "a cell raised an error"
-        )
-
-        # each cell's own outputs that hold a widget (not outputs inside a widget)
-        widgets = page.locator(
-            ".jp-Cell-outputArea > .jp-OutputArea-child > .jp-OutputArea-output:has(.jupyter-widgets)"
-        )
-        assert widgets.count() == CHAPTERS[chapter]
-        for i in range(widgets.count()):
-            output = widgets.nth(i)
-            output.scroll_into_view_if_needed()
-            before = output.evaluate(DRAWN)
-            if not before.strip(" |"):  # a front end that cannot draw it shows why when clicked
-                output.get_by_text("Click to show javascript error").first.click()
-            assert before.strip(" |"), f"widget {i} draws nothing: {output.inner_text()[:600]}"
-            # ipywidgets 8's sliders are noUiSlider, 7's jQuery UI: both move on ArrowRight
-            handles = output.locator(
-                ".widget-slider .noUi-handle, .widget-slider .ui-slider-handle"
-            )
-            if handles.count():
-                handles.first.focus()
-                page.keyboard.press("ArrowRight")
-            else:
-                menu = output.locator("select").first
-                options = menu.locator("option").evaluate_all("os => os.map(o => o.value)")
-                menu.select_option(options[1])
+    try:
+        with sync_playwright() as p:
+            chromium = browser.launch(p)
+            page = chromium.new_page(viewport={"width": 1400, "height": 1000})
+            page.set_default_timeout(RUN_TIMEOUT_MS)
+            problems = []
+            page.on("pageerror", lambda e: problems.append(f"{e}\n{e.stack}"))
+            page.goto(f"{base}/lab/tree/{chapter}.ipynb?token={token}")
+            # Run only once the kernel is up: the widget manager attaches to it when it connects.
             page.wait_for_function(
-                f"([el, before]) => ({DRAWN})(el) !== before",
-                arg=[output.element_handle(), before],
-                timeout=30_000,
+                "() => /\\| Idle/.test(document.querySelector('#jp-main-statusbar')?.textContent)"
             )
-        chromium.close()
-    stop_kernels(base, token)
+
+            page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
+            page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
+            # Done when every code cell shows an execution count, [n].
+            page.wait_for_function(
+                """() => { const prompts = [...document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')];
+                           return prompts.length > 0 &&
+                                  prompts.every(p => /\\[\\d+\\]/.test(p.textContent)); }"""
+            )
+            assert not page.locator(".jp-OutputArea-output[data-mime-type*='error']").count(), (
+                "a cell raised an error"
+            )
+
+            # each cell's own outputs that hold a widget (not outputs inside a widget)
+            widgets = page.locator(
+                ".jp-Cell-outputArea > .jp-OutputArea-child > .jp-OutputArea-output:has(.jupyter-widgets)"
+            )
+            # waits: a front end may still be swapping a saved widget view for the new one
+            expect(widgets).to_have_count(CHAPTERS[chapter], timeout=30_000)
+            for i in range(widgets.count()):
+                output = widgets.nth(i)
+                output.scroll_into_view_if_needed()
+                before = output.evaluate(DRAWN)
+                if not before.strip(" |"):  # a front end that cannot draw it shows why when clicked
+                    output.get_by_text("Click to show javascript error").first.click()
+                assert before.strip(" |"), f"widget {i} draws nothing: {output.inner_text()[:600]}"
+                # ipywidgets 8's sliders are noUiSlider, 7's jQuery UI: both move on ArrowRight
+                handles = output.locator(
+                    ".widget-slider .noUi-handle, .widget-slider .ui-slider-handle"
+                )
+                if handles.count():
+                    handles.first.focus()
+                    page.keyboard.press("ArrowRight")
+                else:
+                    menu = output.locator("select").first
+                    options = menu.locator("option").evaluate_all("os => os.map(o => o.value)")
+                    menu.select_option(options[1])
+                page.wait_for_function(
+                    f"([el, before]) => ({DRAWN})(el) !== before",
+                    arg=[output.element_handle(), before],
+                    timeout=30_000,
+                )
+            chromium.close()
+    finally:  # a chapter that fails must not leave its kernel busy for the next one
+        stop_kernels(base, token)
     if environment == "colab-like":
         # The stand-in for Colab's front end, ipywidgets 7's Lab extension (1.1) under JupyterLab
         # 4, throws from its own code on some kernel messages (reading 'Queue'); the widgets draw

@@ -265,7 +265,8 @@ def test_claims_are_translated_with_their_english_words_beside_them():
         for claim, said, hardware in zip(claims, lines[::2], lines[1::2], strict=True):
             assert i18n.localized(claim["source"], lang) in said
             assert i18n.localized(claim["quote"], lang) in said
-            assert f'"{claim["quote"]}"' in said  # the original quote, kept visible
+            # the original quote kept visible, in the language's quotation marks
+            assert re.search(f'["«“]{re.escape(claim["quote"])}["»”]', said), said
             assert claim["source"] not in said and claim["hardware"] not in hardware
             assert i18n.localized(claim["hardware"], lang) in hardware
     zh = results.format_claims(claims[:1], lang="zh").splitlines()

@@ -545,7 +545,7 @@ def test_the_speedup_explorer_follows_its_controls_with_no_kernel(context, lang,
             skipped = [s for s in doc["settings"].get("skipped", []) if s.startswith(workload)]
             want = explorer._t("skipped", lang, items="; ".join(skipped)) if skipped else ""
             assert widget.locator(".mpteach-status-notes").text_content() == want
-    groups = list(published_groups(published_document()["rows"]).items())
+    groups = list(published_groups(published_document()["rows"], lang).items())
     menu = widget.locator("select.mpteach-published-group")
     for k in range(0, len(groups), 4):
         label, rows = groups[k]

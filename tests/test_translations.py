@@ -18,6 +18,7 @@ BOOK = yaml.safe_load((ROOT / "book.yml").read_text())
 CHAPTERS = BOOK["chapters"]
 LANGS = [lang["code"] for lang in BOOK["languages"] if lang["code"] != "en"]
 GLOSSARY = yaml.safe_load((ROOT / "notebooks" / "glossary.yml").read_text())
+CALQUES = yaml.safe_load((ROOT / "notebooks" / "calques.yml").read_text("utf-8"))
 PAIRS = [(lang, ch) for lang in LANGS for ch in CHAPTERS]
 EXISTING = [
     (lang, ch) for lang, ch in PAIRS if (ROOT / "notebooks" / lang / f"{ch}.ipynb").exists()
@@ -105,6 +106,22 @@ def test_glossary_terms_are_used(lang, chapter):
                 assert any(re.search(f, translated, re.I) for f in forms[lang]), (
                     f"{cell_id}: English says {term!r}; use the glossary term {forms[lang]}"
                 )
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_struck_out_words_stay_out(lang):
+    """Neither the notebooks' prose nor the catalogue uses a word listed in calques.yml."""
+    from mpteach import i18n
+
+    texts = [(key, message[lang]) for key, message in i18n.catalogue().items()]
+    for other, chapter in EXISTING:
+        if other == lang:
+            texts += [
+                (f"{chapter}#{cell_id}", text) for cell_id, _, text in markdown_pairs(lang, chapter)
+            ]
+    for pattern, instead in CALQUES[lang].items():
+        found = [where for where, text in texts if re.search(pattern, text, re.I)]
+        assert not found, f"{pattern!r} in {found[:5]}: write {instead}"
 
 
 @pytest.mark.parametrize(("lang", "chapter"), EXISTING, ids=[f"{a}/{b}" for a, b in EXISTING])

@@ -278,7 +278,7 @@ def test_gradient_underflow_in_every_language(lang):
     assert w.result.scale == 2.0**15
     assert w.result.fraction("underflow_to_zero") < flushed_at_1
     assert bytes(w.view.value) != picture
-    assert f"{w.result.fraction('subnormal') * 100:.1f} %" in w.summary.value
+    assert i18n.percent(w.result.fraction("subnormal") * 100, lang) in w.summary.value
     assert i18n.t("formats.grad.kind.activations", lang) in [o[0] for o in w.kind_menu.options]
     legend = w.plot.legend_texts()
     if w.plot.lang == lang:  # a figure falls back to English where no font shows the language

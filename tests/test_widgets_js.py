@@ -451,7 +451,10 @@ def test_the_browser_writes_the_underflow_summary_as_python_does():
         {"scale": r.scale, "totals": r.totals, "size": r.size, "fmt": r.fmt} for r in reports
     ]
     for lang in i18n.LANGUAGES:
-        labels = {"summary": i18n.catalogue()["formats.grad.summary"][lang]}
+        labels = {
+            "summary": i18n.catalogue()["formats.grad.summary"][lang],
+            "percent": i18n.catalogue()["common.percent"][lang],
+        }
         got = call_js("summary", [[r, labels] for r in encoded], UNDERFLOW)
         assert got == [summary(r, lang) for r in reports], lang
     scales = [2.0**k for k in range(-30, 40)] + [1000.0, 0.1, 3.0]

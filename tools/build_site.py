@@ -259,6 +259,7 @@ def underflow_config(outputs: list[dict], lang: str, where: str) -> dict:
     labels = {k: t(f"formats.grad.{k}") for k in ("scale", "kind", "format", "title", "summary")}
     labels |= {"xlabel": t("formats.grad.xlabel"), "ylabel": t("formats.grad.ylabel")}
     labels |= {"noValues": t("formats.grad.no_values"), "zero": t("formats.status.zero")}
+    labels["percent"] = t("common.percent")
     bands = _module_constant("widgets/gradient_underflow.py", "BANDS")
     labels["bands"] = {b: t(f"formats.grad.band.{b}") for b in bands}
     labels["kinds"] = {  # kind_label: the catalogue's name, else the dict key as it is

@@ -165,7 +165,13 @@ def apply(lang: str, chapter: str, texts: dict[str, str]) -> list[str]:
             meta = cell.setdefault("metadata", {}).setdefault("mpteach", {})
             meta["source_hash"] = source_hash(english[cell["id"]])
     save(path, nb)
-    return [i for i in english if english[i]["cell_type"] == "markdown" and i not in texts]
+    return [  # cells that still translate no English text or an older one
+        c["id"]
+        for c in nb["cells"]
+        if english.get(c["id"], {}).get("cell_type") == "markdown"
+        and c.get("metadata", {}).get("mpteach", {}).get("source_hash")
+        != source_hash(english[c["id"]])
+    ]
 
 
 def slug(heading: str) -> str:
@@ -234,7 +240,8 @@ def main(argv: list[str] | None = None) -> int:
     langs = getattr(args, "langs", None) or list(TRANSLATIONS)
     if bad := [lang for lang in langs if lang not in TRANSLATIONS]:
         parser.error(f"unknown language(s) {bad}; choose from {TRANSLATIONS}")
-    if bad := [ch for ch in getattr(args, "chapter", None) or [] if ch not in chapters()]:
+    named = getattr(args, "chapter", None) or []  # sync: a list; start and apply: one chapter
+    if bad := [ch for ch in ([named] if isinstance(named, str) else named) if ch not in chapters()]:
         parser.error(f"unknown chapter(s) {bad}; choose from {chapters()}")
 
     if args.command == "status":

@@ -52,6 +52,7 @@ from importlib import metadata, resources
 from pathlib import Path
 from typing import Any
 
+from mpteach import i18n
 from mpteach.i18n import localized, t
 
 SCHEMA = "mpteach-bench/1"
@@ -372,22 +373,35 @@ def merge_results(docs: Iterable[dict[str, Any]]) -> dict[str, Any]:
     )
 
 
+_COLUMNS = (8, 5, 3, 30, 10, 8)  # least widths of format_table's columns
+_RIGHT_ALIGNED = (False, True, True, False, True, True)
+_GAPS = (" ", " ", "  ", " ", " ")
+
+
 def format_table(doc: dict[str, Any]) -> str:
     """The rows as a text table of median times and speedups against float32.
 
     A speedup is the median over rounds of (float32 time / this time) within the same round, so
     it need not equal the ratio of the two medians when the machine's speed drifts.
     """
-    lines = [
-        f"{doc['hardware']['label']} | {software_label(doc)} | {doc['created'][:10]}",
-        f"{t('bench.col.workload'):8} {t('bench.col.size'):>5} {'xla':>3}  "
-        f"{t('bench.col.variant'):30} {t('bench.col.median_ms'):>10} {t('bench.col.speedup'):>8}",
-    ]
+    head = ["workload", "size", "xla", "variant", "median_ms", "speedup"]
+    table = [[t(f"bench.col.{c}") if c != "xla" else c for c in head]]
     for row in doc["rows"]:
-        lines.append(
-            f"{row['workload']:8} {row['size']:>5} {'on' if row['xla'] else 'off':>3}  "
-            f"{variant_label(row):30} {row['median_s'] * 1e3:>10.3f} {row['speedup']:>7.2f}x"
-        )
+        xla = "on" if row["xla"] else "off"
+        ms, speedup = f"{row['median_s'] * 1e3:.3f}", f"{row['speedup']:.2f}x"
+        table.append([row["workload"], str(row["size"]), xla, variant_label(row), ms, speedup])
+    # columns by display width (i18n.width), at least the English ones, so any language lines up
+    widths = [max(least, *(i18n.width(r[i]) for r in table)) for i, least in enumerate(_COLUMNS)]
+
+    def line(cells: list[str]) -> str:
+        padded = [
+            " " * (w - i18n.width(c)) + c if right else c + " " * (w - i18n.width(c))
+            for c, w, right in zip(cells, widths, _RIGHT_ALIGNED, strict=True)
+        ]
+        return "".join(p + gap for p, gap in zip(padded, (*_GAPS, ""), strict=True))
+
+    lines = [f"{doc['hardware']['label']} | {software_label(doc)} | {doc['created'][:10]}"]
+    lines += [line(cells) for cells in table]
     lines.append(t("bench.footnote"))
     dropped = {
         (row["workload"], row["size"], row["xla"]): (

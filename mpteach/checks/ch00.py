@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from mpteach import hardware
+from mpteach import hardware, i18n
 from mpteach.checks import Feedback, failed, passed, unanswered
 from mpteach.policy import POLICY_NAMES, Policy
 
@@ -92,4 +92,4 @@ def activation_megabytes(answer: Any) -> Feedback:
         return passed("checks.ch00.memory_ok", **texts)
     if answer == megabytes["float32"]:
         return failed("checks.ch00.memory_float32", mb=f"{megabytes['float32']:g}")
-    return failed("checks.ch00.memory_wrong", answer=f"{answer:g}", count=f"{ACTIVATIONS:,}")
+    return failed("checks.ch00.memory_wrong", answer=f"{answer:g}", count=i18n.number(ACTIVATIONS))

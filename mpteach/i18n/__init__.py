@@ -29,6 +29,8 @@ from mpteach.i18n.sources import NAMES
 
 LANGUAGES: tuple[str, ...] = ("en", "zh", "es", "ko", "ru")
 _state = {"language": "en"}
+# How each language groups thousands in printed numbers (CONTRIBUTING, "Numbers"): Chinese does not.
+THOUSANDS_SEPARATOR = {"en": ",", "zh": "", "es": " ", "ko": ",", "ru": " "}
 
 
 def _check(lang: str) -> str:
@@ -126,6 +128,33 @@ def width(text: str) -> int:
     (4, 4, 4)
     """
     return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def number(value: int, lang: str | None = None) -> str:
+    """An integer with its thousands grouped as ``lang`` writes them (none in Chinese).
+
+    >>> number(20037642, "en"), number(20037642, "zh"), number(20037642, "ru")
+    ('20,037,642', '20037642', '20 037 642')
+    """
+    return f"{value:,}".replace(",", THOUSANDS_SEPARATOR[_check(lang or get_language())])
+
+
+def join(items: Sequence[object], lang: str | None = None) -> str:
+    """Items of a list in running text: ``'a, b'``, in Chinese ``'a、b'``.
+
+    >>> join(["AMX-BF16", "AVX512-BF16"], "zh")
+    'AMX-BF16、AVX512-BF16'
+    """
+    return t("common.list_separator", lang).join(map(str, items))
+
+
+def percent(value: float, lang: str | None = None, digits: int = 1) -> str:
+    """``value`` (already times 100) as a percentage: ``'3.6 %'``, in Chinese and Korean ``'3.6%'``.
+
+    >>> percent(3.6, "en"), percent(3.6, "ko")
+    ('3.6 %', '3.6%')
+    """
+    return t("common.percent", lang, value=f"{value:.{digits}f}")
 
 
 def pad(labels: Sequence[str], least: int = 0) -> list[str]:

@@ -3,7 +3,7 @@
 MESSAGES = {
     "bench.col.workload": {
         "en": "workload",
-        "zh": "负载",
+        "zh": "工作负载",
         "es": "carga",
         "ko": "작업",
         "ru": "нагрузка",
@@ -81,9 +81,9 @@ MESSAGES = {
     "bench.claim_quote_translated": {
         "en": '"{quote}" (original: "{original}")',
         "zh": '“{quote}”（原文："{original}"）',
-        "es": '«{quote}» (en el original: "{original}")',
+        "es": "«{quote}» (en el original: «{original}»)",
         "ko": '"{quote}" (원문 "{original}")',
-        "ru": '«{quote}» (в оригинале: "{original}")',
+        "ru": "«{quote}» (в оригинале: «{original}»)",
     },
     "bench.claim_hardware": {
         "en": "    hardware: {hardware}",

@@ -89,7 +89,7 @@ MESSAGES = {
         "en": "Right: 1.0 + {answer} is the next float16 above 1.0. {lost} is exactly half a step, and the tie rounds back to 1.0 (ties go to the even neighbour).",
         "zh": "正确：1.0 + {answer} 就是 1.0 之上的下一个 float16。{lost} 恰好是半个步长，这种中点情况会舍入回 1.0（偶数优先）。",
         "es": "Correcto: 1.0 + {answer} es el siguiente float16 por encima de 1.0. {lost} es justo medio paso, y el empate se redondea a 1.0 (los empates van al vecino par).",
-        "ko": "정답입니다. 1.0 + {answer}은(는) 1.0 바로 위의 float16입니다. {lost}은(는) 정확히 반 단계이고, 이렇게 정확히 중간인 값은 1.0으로 반올림됩니다(정확히 중간이면 짝수 쪽 이웃으로).",
+        "ko": "정답입니다. 1.0 + {answer}은(는) 1.0 바로 위의 float16입니다. {lost}은(는) 정확히 반 단계이고, 정확히 중간인 값은 짝수 쪽 이웃으로 반올림되므로 다시 1.0이 됩니다.",
         "ru": "Верно: 1.0 + {answer} — следующее float16 после 1.0. {lost} — ровно половина шага, и такое равноудалённое значение округляется обратно к 1.0 (к чётному соседу).",
     },
 }

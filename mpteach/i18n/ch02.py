@@ -46,7 +46,7 @@ MESSAGES = {
     },
     "checks.ch02.policy_compute": {
         "en": '{name!r} does not compute in {answer!r}. The compute dtype is the name itself, or the part after "mixed_".',
-        "zh": '{name!r} 的计算类型不是 {answer!r}。计算 dtype 就是名字本身，或者 "mixed_" 后面的部分。',
+        "zh": '{name!r} 的计算 dtype 不是 {answer!r}。计算 dtype 就是名字本身，或者 "mixed_" 后面的部分。',
         "es": "{name!r} no calcula en {answer!r}. El dtype de cálculo es el propio nombre o la parte que sigue a «mixed_».",
         "ko": '{name!r}의 연산 dtype은 {answer!r}이(가) 아닙니다. 연산 dtype은 이름 그 자체이거나 "mixed_" 뒤의 부분입니다.',
         "ru": "Политика {name!r} считает не в {answer!r}. Её dtype вычислений — это само имя или его часть после «mixed_».",
@@ -104,7 +104,7 @@ MESSAGES = {
     "checks.ch02.global_is_name": {
         "en": "{answer!r} is a string. Give the policy object itself: answer = keras.config.dtype_policy().",
         "zh": "{answer!r} 是字符串。请给出策略对象本身：answer = keras.config.dtype_policy()。",
-        "es": "{answer!r} es una cadena. Da el propio objeto de la política: answer = keras.config.dtype_policy().",
+        "es": "{answer!r} es una cadena. Responde con el propio objeto de la política: answer = keras.config.dtype_policy().",
         "ko": "{answer!r}은(는) 문자열입니다. answer = keras.config.dtype_policy()처럼 정책 객체 자체를 주세요.",
         "ru": "{answer!r} — строка. Передайте сам объект политики: answer = keras.config.dtype_policy().",
     },

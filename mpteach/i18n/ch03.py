@@ -72,7 +72,7 @@ MESSAGES = {
         "en": "Give the layer class itself (answer = AddNoise), not a {actual}; the check builds it "
         "under several policies.",
         "zh": "请给出层的类本身（answer = AddNoise），而不是 {actual}；检查会在几种策略下创建它。",
-        "es": "Da la clase de la capa (answer = AddNoise), no un {actual}; la comprobación la crea "
+        "es": "Responde con la clase de la capa (answer = AddNoise), no con un {actual}; la comprobación la crea "
         "con varias políticas.",
         "ko": "{actual}이(가) 아니라 레이어 클래스 자체(answer = AddNoise)를 주세요. 검사에서 여러 정책으로 레이어를 만듭니다.",
         "ru": "Передайте сам класс слоя (answer = AddNoise), а не {actual}; проверка создаёт его "
@@ -223,7 +223,7 @@ MESSAGES = {
     },
     "out.ch03.matmul_of_ones": {
         "en": "{fmt} matmul of 10,000 ones: {value} | dtype: {dtype}",
-        "zh": "{fmt} matmul 对 10,000 个 1 求和：{value} | dtype：{dtype}",
+        "zh": "{fmt} matmul 对 10000 个 1 求和：{value} | dtype：{dtype}",
         "es": "suma de 10 000 unos con matmul en {fmt}: {value} | dtype: {dtype}",
         "ko": "{fmt} matmul로 1을 10,000개 더한 값: {value} | dtype: {dtype}",
         "ru": "сумма 10 000 единиц через matmul в {fmt}: {value} | dtype: {dtype}",

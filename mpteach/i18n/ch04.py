@@ -5,7 +5,7 @@ MESSAGES = {
         "en": "Give the layer class itself (a subclass of keras.layers.Layer), not a {actual}; "
         "the check builds it under several policies.",
         "zh": "请给出层的类本身（keras.layers.Layer 的子类），而不是 {actual}；检查会在几种策略下创建它。",
-        "es": "Da la clase de la capa (una subclase de keras.layers.Layer), no un {actual}; "
+        "es": "Responde con la clase de la capa (una subclase de keras.layers.Layer), no con un {actual}; "
         "la comprobación la crea con varias políticas.",
         "ko": "{actual}이(가) 아니라 레이어 클래스 자체(keras.layers.Layer의 하위 클래스)를 주세요. "
         "검사에서 여러 정책으로 레이어를 만듭니다.",
@@ -119,7 +119,7 @@ MESSAGES = {
         "en": "{policy:<15} kernel {kernel:<8} output {output:<9} same as Dense: {same}",
         "zh": "{policy:<15} kernel {kernel:<8} 输出 {output:<9} 与 Dense 一致：{same}",
         "es": "{policy:<15} kernel {kernel:<8} salida {output:<9} igual que Dense: {same}",
-        "ko": "{policy:<15} kernel {kernel:<8} 출력 {output:<9} Dense와 동일: {same}",
+        "ko": "{policy:<15} 커널 {kernel:<8} 출력 {output:<9} Dense와 동일: {same}",
         "ru": "{policy:<15} kernel {kernel:<8} выход {output:<9} как у Dense: {same}",
     },
     "out.ch04.inside_call_output": {
@@ -135,5 +135,12 @@ MESSAGES = {
         "es": "con {policies}",
         "ko": "{policies} 정책에서",
         "ru": "при политиках {policies}",
+    },
+    "out.ch04.float16_at_float32": {
+        "en": "float16 inputs @ float32 weights",
+        "zh": "float16 输入 @ float32 权重",
+        "es": "entradas float16 @ pesos float32",
+        "ko": "float16 입력 @ float32 가중치",
+        "ru": "входы float16 @ веса float32",
     },
 }

@@ -52,7 +52,7 @@ MESSAGES = {
     },
     "checks.ch05.output_ok": {
         "en": "Right: the Dense layer before it computes in 16 bits, and only the softmax, and with it the model's output, is float32.",
-        "zh": "正确：它前面的 Dense 层用 16 位计算，只有 softmax（也就是模型的输出）是 float32。",
+        "zh": "正确：它前面的 Dense 层用 16 位计算，只有 softmax 以及由它产生的模型输出是 float32。",
         "es": "Correcto: la capa Dense anterior calcula en 16 bits, y solo la softmax, y con ella la salida del modelo, es float32.",
         "ko": "정답입니다. 앞의 Dense 레이어는 16비트로 연산하고, softmax와 그에 따른 모델 출력만 float32입니다.",
         "ru": "Верно: предыдущий слой Dense считает в 16 битах, и только softmax, а с ним и выход модели, — float32.",
@@ -60,7 +60,7 @@ MESSAGES = {
     "checks.ch05.need_dict": {
         "en": "Expected a dict from policy name to True/False, but the answer is of type {actual}.",
         "zh": "这里需要一个从策略名到 True/False 的 dict，但答案的类型是 {actual}。",
-        "es": "Se esperaba un dict de nombre de política a True/False, pero la respuesta es de tipo {actual}.",
+        "es": "Se esperaba un dict que asocie cada nombre de política a True o False, pero la respuesta es de tipo {actual}.",
         "ko": "정책 이름을 True/False에 대응시키는 dict가 필요하지만 답의 타입은 {actual}입니다.",
         "ru": "Ожидался dict «имя политики → True/False», а ответ имеет тип {actual}.",
     },
@@ -124,7 +124,7 @@ MESSAGES = {
         "en": "logits dtype: {value}",
         "zh": "logits 的 dtype：{value}",
         "es": "dtype de los logits: {value}",
-        "ko": "logits의 dtype: {value}",
+        "ko": "로짓 dtype: {value}",
         "ru": "dtype логитов: {value}",
     },
     "out.ch05.output_dtype": {
@@ -200,14 +200,14 @@ MESSAGES = {
     "out.ch05.test_accuracy": {
         "en": "test accuracy  float32: {float32}   mixed_float16: {mixed}",
         "zh": "测试准确率  float32：{float32}   mixed_float16：{mixed}",
-        "es": "exactitud en test  float32: {float32}   mixed_float16: {mixed}",
+        "es": "exactitud en el conjunto de prueba  float32: {float32}   mixed_float16: {mixed}",
         "ko": "테스트 정확도  float32: {float32}   mixed_float16: {mixed}",
         "ru": "accuracy на тесте  float32: {float32}   mixed_float16: {mixed}",
     },
     "out.ch05.test_loss": {
         "en": "test loss      float32: {float32}   mixed_float16: {mixed}",
         "zh": "测试损失    float32：{float32}   mixed_float16：{mixed}",
-        "es": "pérdida en test    float32: {float32}   mixed_float16: {mixed}",
+        "es": "pérdida en el conjunto de prueba    float32: {float32}   mixed_float16: {mixed}",
         "ko": "테스트 손실    float32: {float32}   mixed_float16: {mixed}",
         "ru": "потери на тесте    float32: {float32}   mixed_float16: {mixed}",
     },
@@ -258,7 +258,7 @@ MESSAGES = {
         "zh": "结果有区分度（每个准确率都在 0.75 和 0.98 之间）：{value}",
         "es": "informativo (todas las exactitudes entre 0.75 y 0.98): {value}",
         "ko": "유의미한 비교(모든 정확도가 0.75와 0.98 사이): {value}",
-        "ru": "задача показательна (каждая accuracy между 0,75 и 0,98): {value}",
+        "ru": "задача показательна (все значения accuracy от 0,75 до 0,98): {value}",
     },
     "out.ch05.policies_vs_seeds": {
         "en": "mixed policies differ from float32 less than seeds do: {value}",

@@ -118,7 +118,7 @@ MESSAGES = {
         "zh": "不缩放的训练结束时损失高于 float32。",
         "es": "Sin escalado, la pérdida final es mayor que con float32.",
         "ko": "스케일링 없이 훈련하면 최종 손실이 float32보다 높습니다.",
-        "ru": "Без масштабирования итоговое значение функции потерь выше, чем во float32.",
+        "ru": "Без масштабирования итоговое значение функции потерь выше, чем в float32.",
     },
     "course.ch06.train.fact.worse_than_scaled": {
         "en": "No scaling ends with a higher loss than dynamic scaling.",
@@ -128,11 +128,11 @@ MESSAGES = {
         "ru": "Без масштабирования итоговое значение функции потерь выше, чем с динамическим масштабированием.",
     },
     "course.ch06.train.every_seed": {
-        "en": "Every seed: {holds}",
-        "zh": "每个随机种子：{holds}",
-        "es": "Todas las semillas: {holds}",
-        "ko": "모든 시드: {holds}",
-        "ru": "Все зёрна: {holds}",
+        "en": "{fact} Every seed: {holds}",
+        "zh": "{fact}每个随机种子：{holds}",
+        "es": "{fact} Todas las semillas: {holds}",
+        "ko": "{fact} 모든 시드: {holds}",
+        "ru": "{fact} Все зёрна: {holds}",
     },
     "checks.ch06.scale_not_power": {
         "en": "{answer} is not a power of two. Loss scales are powers of two: multiplying by 2**k changes only the exponent, so scaling and unscaling lose nothing.",
@@ -195,7 +195,7 @@ MESSAGES = {
         "zh": "跳过的步数正确（{octaves}）；但回升所需步数不是 {answer}。回到原值需要翻倍 {octaves} 次，每次翻倍都需要连续 {growth} 个有限步。",
         "es": "Los pasos omitidos son correctos ({octaves}); la subida no es {answer}. Volver arriba requiere {octaves} duplicaciones, y cada una necesita {growth} pasos finitos seguidos.",
         "ko": "건너뛴 스텝 수는 맞습니다({octaves}). 하지만 다시 올라가는 데 드는 스텝 수는 {answer}이(가) 아닙니다. {octaves}번 두 배가 되어야 하고, 한 번 두 배가 될 때마다 연속 {growth}개의 유한 스텝이 필요합니다.",
-        "ru": "Пропущенные шаги верны ({octaves}); подъём — не {answer}. Чтобы вернуться, нужно {octaves} удвоений, и каждое требует {growth} конечных шагов подряд.",
+        "ru": "Число пропущенных шагов верно ({octaves}); подъём — не {answer}. Чтобы вернуться, нужно {octaves} удвоений, и каждое требует {growth} конечных шагов подряд.",
     },
     "checks.ch06.asym_ok": {
         "en": "Right: {octaves} skipped steps bring the scale from {start} down to {limit}, and climbing back takes {climb} steps. A too-high scale costs a few steps; a too-low one costs thousands, which is why Keras starts high.",
@@ -245,5 +245,19 @@ MESSAGES = {
         "es": "replay() de mpteach    = keras: {value}",
         "ko": "mpteach 재생       = keras: {value}",
         "ru": "replay() из mpteach = keras: {value}",
+    },
+    "out.ch06.steps": {
+        "en": "steps",
+        "zh": "训练步",
+        "es": "pasos",
+        "ko": "스텝",
+        "ru": "шаги",
+    },
+    "out.ch06.seed": {
+        "en": "seed {seed}",
+        "zh": "种子 {seed}",
+        "es": "semilla {seed}",
+        "ko": "시드 {seed}",
+        "ru": "зерно {seed}",
     },
 }

@@ -10,7 +10,7 @@ MESSAGES = {
     },
     "course.ch08.gpu": {
         "en": "A GPU is available: the live measurements time it, so you can see its Tensor Cores at work. Raise the sizes for clearer numbers.",
-        "zh": "检测到 GPU：现场测量的就是它，你可以看到 Tensor Core 的效果。把尺寸调大，数字会更清楚。",
+        "zh": "检测到 GPU：现场测量的就是它，你可以看到 Tensor Core 的效果。把规模调大，数字会更清楚。",
         "es": "Hay una GPU disponible: las mediciones en vivo la cronometran, así que verás trabajar sus Tensor Cores. Aumenta los tamaños para cifras más claras.",
         "ko": "GPU를 사용할 수 있어 실시간 측정이 GPU에서 이루어지므로 Tensor Core가 실제로 동작하는 모습을 볼 수 있습니다. 크기를 키우면 수치가 더 분명해집니다.",
         "ru": "Доступен GPU: замеры в реальном времени выполняются на нём, и вы увидите работу тензорных ядер. Увеличьте размеры, чтобы цифры были нагляднее.",

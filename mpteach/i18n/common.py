@@ -8,6 +8,20 @@ MESSAGES = {
         "ko": "한국어",
         "ru": "Русский",
     },
+    "common.list_separator": {
+        "en": ", ",
+        "zh": "、",
+        "es": ", ",
+        "ko": ", ",
+        "ru": ", ",
+    },
+    "common.percent": {
+        "en": "{value} %",
+        "zh": "{value}%",
+        "es": "{value} %",
+        "ko": "{value}%",
+        "ru": "{value} %",
+    },
     "common.invalid_number": {
         "en": "Not a number: {text!r}. Type a decimal number such as 0.1, 1e-5 or -65504.",
         "zh": "不是数字：{text!r}。请输入十进制数，例如 0.1、1e-5 或 -65504。",

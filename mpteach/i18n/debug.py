@@ -12,7 +12,7 @@ MESSAGES = {
         "en": "compute",
         "zh": "计算",
         "es": "cálculo",
-        "ko": "계산",
+        "ko": "연산",
         "ru": "вычисления",
     },
     "debug.table.output": {

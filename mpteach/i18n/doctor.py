@@ -147,7 +147,7 @@ MESSAGES = {
         "zh": "去掉 autocast=False，或者在使用变量的地方转换它（doctor 不会标记这种转换：Keras 不会替你做）。",
         "es": "Quita autocast=False o convierte la variable donde se usa (el doctor no señala esta conversión: Keras no la hace por ti).",
         "ko": "autocast=False를 없애거나, 변수를 쓰는 곳에서 캐스팅하세요(이 캐스팅은 Keras가 대신 해 주지 않으므로 doctor가 지적하지 않습니다).",
-        "ru": "Уберите autocast=False или приведите переменную там, где она используется (такое приведение doctor не отмечает: Keras не делает его за вас).",
+        "ru": "Уберите autocast=False или приведите переменную там, где она используется (такое приведение доктор не отмечает: Keras не делает его за вас).",
     },
     "doctor.dtype-mismatch.what": {
         "en": "Two tensors of different dtypes meet inside call: {error}",
@@ -306,7 +306,7 @@ MESSAGES = {
     "doctor.non-finite-gradient.why": {
         "en": "Intermediate values of the backward pass underflow to 0 or overflow in {compute}. Where a value has underflowed to 0, the derivative of its square root, 1/(2√x), is infinite, and so is its inverse (√0 itself is 0). One inf or NaN gradient spoils the update, and a loss-scale optimizer would skip every step.",
         "zh": "反向传播的中间值在 {compute} 中下溢为 0 或上溢。某个值下溢为 0 后，它的平方根的导数 1/(2√x) 是无穷大，它的倒数也是（√0 本身等于 0）。一个 inf 或 NaN 梯度就会毁掉这次更新，而损失缩放优化器会跳过每一步。",
-        "es": "Los valores intermedios de la retropropagación se anulan por subdesbordamiento o desbordan en {compute}. Donde un valor se ha anulado por subdesbordamiento, la derivada de su raíz cuadrada, 1/(2√x), es infinita, y también su inverso (√0 en sí es 0). Un solo gradiente inf o NaN estropea la actualización, y un optimizador con escalado de la pérdida se saltaría todos los pasos.",
+        "es": "Los valores intermedios de la pasada hacia atrás se anulan por subdesbordamiento o desbordan en {compute}. Donde un valor se ha anulado por subdesbordamiento, la derivada de su raíz cuadrada, 1/(2√x), es infinita, y también su inverso (√0 en sí es 0). Un solo gradiente inf o NaN estropea la actualización, y un optimizador con escalado de la pérdida se saltaría todos los pasos.",
         "ko": "역전파의 중간값이 {compute}에서 0으로 언더플로되거나 오버플로됩니다. 값이 0으로 언더플로되면 그 제곱근의 도함수 1/(2√x)는 무한대이고, 역수도 무한대입니다(√0 자체는 0입니다). inf나 NaN 그래디언트 하나가 업데이트를 망치고, 손실 스케일링 옵티마이저는 모든 스텝을 건너뛰게 됩니다.",
         "ru": "Промежуточные значения обратного прохода в {compute} обращаются в 0 (антипереполнение) или переполняются: например, производная квадратного корня или обратная величина от обнулившегося значения бесконечна. Один градиент inf или NaN портит обновление, а оптимизатор с масштабированием потерь пропускал бы каждый шаг.",
     },
@@ -341,7 +341,7 @@ MESSAGES = {
     "doctor.keras2-uncast-argument.what": {
         "en": "call takes several tensor arguments. Under Keras 2 rules {arguments} would not be cast, and the layer {effect}.",
         "zh": "call 接受多个张量参数。按 Keras 2 的规则，{arguments} 不会被转换，而该层{effect}。",
-        "es": "call recibe varios argumentos que son tensores. Con las reglas de Keras 2, {arguments} no se convertiría, y la capa {effect}.",
+        "es": "call recibe varios argumentos que son tensores. Con las reglas de Keras 2 solo se convertiría el primer argumento (no {arguments}), y la capa {effect}.",
         "ko": "call이 여러 텐서 인자를 받습니다. Keras 2 규칙에서는 {arguments}이(가) 캐스팅되지 않고, 레이어가 {effect}.",
         "ru": "call принимает несколько тензорных аргументов. По правилам Keras 2 {arguments} не приводился бы, и слой {effect}.",
     },
@@ -463,7 +463,7 @@ MESSAGES = {
         "zh": "在 GradientTape 内用 self.optimizer.scale_loss(loss) 缩放损失，并对缩放后的损失求梯度；照常应用这些梯度（优化器会对它们反缩放）。",
         "es": "Dentro del GradientTape, escala la pérdida con self.optimizer.scale_loss(loss) y calcula los gradientes de la pérdida escalada; aplícalos como antes (el optimizador deshace la escala).",
         "ko": "GradientTape 안에서 self.optimizer.scale_loss(loss)로 손실을 스케일링하고, 스케일된 손실의 그래디언트를 구하세요. 적용은 전과 같습니다(옵티마이저가 스케일을 되돌립니다).",
-        "ru": "Внутри GradientTape масштабируйте функцию потерь через self.optimizer.scale_loss(loss) и берите градиенты масштабированной функции потерь; применяйте их как раньше (оптимизатор снимет масштаб).",
+        "ru": "Внутри GradientTape масштабируйте функцию потерь через self.optimizer.scale_loss(loss) и берите градиенты отмасштабированной функции потерь; применяйте их как раньше (оптимизатор снимет масштаб).",
     },
     "doctor.train-step-fails.what": {
         "en": "A training step fails under {compute} but works in float32: {error}",

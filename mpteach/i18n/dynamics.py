@@ -121,7 +121,7 @@ MESSAGES = {
         "zh": "稳定于第几步",
         "es": "estable desde el paso",
         "ko": "자리 잡은 스텝",
-        "ru": "устоялся на шаге",
+        "ru": "установился на шаге",
     },
     "dynamics.col.underflow": {
         "en": "lost to underflow",
@@ -142,7 +142,7 @@ MESSAGES = {
         "zh": "为什么是 2^15 和 2000：缩放因子过高时，每减半一次只浪费一步；过低时，每翻倍一次却要等 2000 步，所以从高处开始更划算；2^15 约为 float16 最大值（65504）的一半，缩放后不超过 2 的梯度仍然放得下。到达安全区间上沿后，每次增长尝试都会溢出一次：每 2000 步浪费一步，即 0.05% 的步数，而缩放因子仍能跟上训练过程中逐渐变小的梯度。固定的缩放因子两者都做不到：太低，小梯度变成零；太高，每一步都溢出，训练停滞不前。",
         "es": "Por qué 2^15 y 2000: una escala demasiado alta cuesta un paso omitido por cada división a la mitad, mientras que una demasiado baja necesita 2000 pasos por cada duplicación, así que conviene empezar con una escala alta; 2^15 es más o menos la mitad del mayor valor de float16 (65 504), así que los gradientes escalados de hasta 2 aún caben. En el borde superior de la banda, cada intento de crecer desborda una vez: cada 2000 pasos eso desperdicia el 0.05 % de los pasos, y la escala sigue a los gradientes que se reducen a medida que avanza el entrenamiento. Una escala fija no puede hacer ninguna de las dos cosas: si es demasiado baja, los gradientes pequeños se vuelven cero; si es demasiado alta, cada paso desborda y el entrenamiento no avanza.",
         "ko": "왜 2^15와 2000인가? 스케일이 너무 높으면 절반으로 줄일 때마다 스텝 하나만 건너뛰면 되지만, 너무 낮으면 두 배로 키울 때마다 2000스텝이 필요하므로 높게 시작하는 편이 유리합니다. 2^15는 float16 최댓값(65,504)의 약 절반이라 스케일된 그래디언트가 2 이하이면 여전히 표현됩니다. 안전 구간의 위쪽 끝에 닿으면 증가를 시도할 때마다 한 번씩 오버플로가 납니다. 2000스텝마다 한 스텝, 즉 0.05%를 낭비하는 대신, 스케일은 훈련이 진행되며 작아지는 그래디언트를 계속 따라갑니다. 고정 스케일로는 둘 다 할 수 없습니다. 너무 낮으면 작은 그래디언트가 0이 되고, 너무 높으면 모든 스텝이 오버플로되어 훈련이 멈춥니다.",
-        "ru": "Почему 2^15 и 2000: слишком большой масштаб стоит одного пропущенного шага на каждое деление пополам, а слишком малому нужно 2000 шагов на каждое удвоение, поэтому выгодно начинать сверху; 2^15 — примерно половина наибольшего значения float16 (65504), так что масштабированные градиенты до 2 ещё помещаются. У верхней границы полосы каждая попытка роста один раз переполняется: раз в 2000 шагов это 0,05 % шагов, зато масштаб следует за градиентами, которые уменьшаются по ходу обучения. Фиксированный масштаб не умеет ни того, ни другого: слишком малый — мелкие градиенты обращаются в ноль; слишком большой — каждый шаг переполняется, и обучение стоит на месте.",
+        "ru": "Почему 2^15 и 2000: слишком большой масштаб стоит одного пропущенного шага на каждое деление пополам, а слишком малому нужно 2000 шагов на каждое удвоение, поэтому выгодно начинать сверху; 2^15 — примерно половина наибольшего значения float16 (65504), так что отмасштабированные градиенты до 2 ещё помещаются. У верхней границы полосы каждая попытка роста один раз переполняется: раз в 2000 шагов это 0,05 % шагов, зато масштаб следует за градиентами, которые уменьшаются по ходу обучения. Фиксированный масштаб не умеет ни того, ни другого: слишком малый — мелкие градиенты обращаются в ноль; слишком большой — каждый шаг переполняется, и обучение стоит на месте.",
     },
     # --- figure
     "dynamics.xlabel": {
@@ -197,13 +197,13 @@ MESSAGES = {
     "dynamics.region.under": {
         "en": "underflow: the smallest gradients that matter become 0",
         "zh": "下溢：重要的微小梯度变成 0",
-        "es": "subdesbordamiento: los gradientes pequeños que importan se vuelven 0",
+        "es": "subdesbordamiento: los gradientes más pequeños que importan se vuelven 0",
         "ko": "언더플로: 중요한 작은 그래디언트가 0이 됨",
         "ru": "антипереполнение: малые, но важные градиенты обращаются в 0",
     },
     "dynamics.title": {
         "en": "Dynamic loss scale: starts at {scale}, doubles after {growth} finite steps in a row, halves on inf/NaN",
-        "zh": "动态损失缩放：从 {scale} 开始，连续 {growth} 步有限梯度后翻倍，遇到 inf/NaN 减半",
+        "zh": "动态损失缩放因子：从 {scale} 开始，连续 {growth} 步有限梯度后翻倍，遇到 inf/NaN 减半",
         "es": "Escala de pérdida dinámica: empieza en {scale}, se duplica tras {growth} pasos finitos seguidos y se reduce a la mitad ante inf/NaN",
         "ko": "동적 손실 스케일: {scale}에서 시작, 유한한 스텝이 {growth}번 연속되면 두 배, inf/NaN이면 절반",
         "ru": "Динамический масштаб потерь: начинается с {scale}, удваивается после {growth} конечных шагов подряд, делится пополам при inf/NaN",
@@ -242,7 +242,7 @@ MESSAGES = {
         "zh": "梯度跨度（2 倍区间数）",
         "es": "amplitud de los gradientes (octavas)",
         "ko": "그래디언트 분포 폭(옥타브)",
-        "ru": "разброс градиентов (октавы)",
+        "ru": "разброс градиентов (в двоичных порядках)",
     },
     "dynamics.control.spikes": {
         "en": "spike rate",

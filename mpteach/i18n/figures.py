@@ -296,7 +296,7 @@ MESSAGES = {
         "zh": "mixed_float16 自定义训练循环",
         "es": "bucle de entrenamiento personalizado con mixed_float16",
         "ko": "mixed_float16 사용자 정의 훈련 루프",
-        "ru": "пользовательский цикл обучения с mixed_float16",
+        "ru": "собственный цикл обучения с mixed_float16",
     },
     "fig.ch09.values": {
         "en": "{name:14} {count:3d} positive finite values, {low} .. {high}",
@@ -352,21 +352,21 @@ MESSAGES = {
         "zh": "{name:10} log2(缩放因子)：{scales}",
         "es": "{name:10} log2(escala): {scales}",
         "ko": "{name:10} log2(스케일): {scales}",
-        "ru": "{name:10} log2(масштаба): {scales}",
+        "ru": "{name:10} log2 масштаба: {scales}",
     },
     "fig.ch10.applied": {
         "en": "{pad:10} applied steps: {applied}, skipped: {skipped}",
         "zh": "{pad:10} 已执行的步：{applied}，跳过：{skipped}",
         "es": "{pad:10} pasos aplicados: {applied}, omitidos: {skipped}",
         "ko": "{pad:10} 적용된 스텝: {applied}, 건너뜀: {skipped}",
-        "ru": "{pad:10} выполнено шагов: {applied}, пропущено: {skipped}",
+        "ru": "{pad:10} применено шагов: {applied}, пропущено: {skipped}",
     },
     "fig.ch10.log2_scale": {
         "en": "log2(loss scale)",
         "zh": "log2(损失缩放因子)",
         "es": "log2(escala de pérdida)",
         "ko": "log2(손실 스케일)",
-        "ru": "log2(масштаба потерь)",
+        "ru": "log2 масштаба потерь",
     },
     "fig.ch10.title": {
         "en": "the loss scale tells a NaN from an overflow",

@@ -224,14 +224,14 @@ MESSAGES = {
         "zh": "把 x 移到所选格式能表示的下一个更小的值（减少一个 ULP）",
         "es": "Baja x al siguiente valor menor que el formato elegido puede almacenar (un ULP menos)",
         "ko": "x를 선택한 형식이 저장할 수 있는 바로 아래의 더 작은 값으로 옮깁니다(ULP 하나만큼 아래)",
-        "ru": "Перевести x к ближайшему меньшему значению, которое может хранить выбранный формат (на один ULP вниз)",
+        "ru": "Перевести x к ближайшему меньшему значению, которое может хранить выбранный формат (на одну ULP вниз)",
     },
     "formats.explorer.step_up_tooltip": {
         "en": "Move x up to the next larger value that the chosen format can store (one ULP up)",
         "zh": "把 x 移到所选格式能表示的下一个更大的值（增加一个 ULP）",
         "es": "Sube x al siguiente valor mayor que el formato elegido puede almacenar (un ULP más)",
         "ko": "x를 선택한 형식이 저장할 수 있는 바로 위의 더 큰 값으로 옮깁니다(ULP 하나만큼 위)",
-        "ru": "Перевести x к ближайшему большему значению, которое может хранить выбранный формат (на один ULP вверх)",
+        "ru": "Перевести x к ближайшему большему значению, которое может хранить выбранный формат (на одну ULP вверх)",
     },
     "formats.explorer.saturate": {
         "en": "saturating cast (clip to ±max)",
@@ -300,7 +300,7 @@ MESSAGES = {
     # GradientUnderflow
     "formats.grad.scale": {
         "en": "loss scale 2^",
-        "zh": "损失缩放 2^",
+        "zh": "损失缩放因子 2^",
         "es": "escala de pérdida 2^",
         "ko": "손실 스케일 2^",
         "ru": "масштаб потерь 2^",
@@ -373,7 +373,7 @@ MESSAGES = {
         "zh": "丢失：下溢为零",
         "es": "perdidos: redondeados a cero",
         "ko": "소실: 언더플로로 0이 됨",
-        "ru": "потеряны: антипереполнение до нуля",
+        "ru": "потеряны: округлены до нуля",
     },
     "formats.grad.band.subnormal": {
         "en": "kept as subnormals (fewer bits)",
@@ -398,7 +398,7 @@ MESSAGES = {
     },
     "formats.grad.summary": {
         "en": "Loss scale {scale}: {flushed} of all values lost to zero, {subnormal} kept as subnormals, {normal} normal, {overflow} overflowing; {zero} were exactly zero already.",
-        "zh": "损失缩放 {scale}：全部数值中 {flushed} 下溢为零，{subnormal} 保留为次正规数，{normal} 为正规数，{overflow} 上溢；另有 {zero} 原本就是零。",
+        "zh": "损失缩放因子 {scale}：全部数值中 {flushed} 下溢为零，{subnormal} 保留为次正规数，{normal} 为正规数，{overflow} 上溢；另有 {zero} 原本就是零。",
         "es": "Escala de pérdida {scale}: {flushed} de todos los valores se redondean a cero, {subnormal} se conservan como subnormales, {normal} son normales y {overflow} se desbordan; {zero} ya eran exactamente cero.",
         "ko": "손실 스케일 {scale}: 전체 값 중 {flushed}가 0으로 소실되고, {subnormal}는 비정규 수로 유지되며, {normal}는 정규 수, {overflow}는 오버플로입니다. {zero}는 원래 정확히 0이었습니다.",
         "ru": "Масштаб потерь {scale}: {flushed} всех значений теряются (становятся нулём), {subnormal} сохраняются как субнормальные, {normal} нормализованные, {overflow} переполняются; {zero} были ровно нулём изначально.",

@@ -142,11 +142,11 @@ MESSAGES = {
         "ru": "эпоха {epoch}: значение функции потерь {loss}  доля верных ответов {accuracy}",
     },
     "out.moved_by": {
-        "en": "{mistake:24} w moved by {delta}",
-        "zh": "{mistake:24} w 的变化量 {delta}",
-        "es": "{mistake:24} w se movió {delta}",
-        "ko": "{mistake:24} w의 변화량 {delta}",
-        "ru": "{mistake:24} w сдвинулся на {delta}",
+        "en": "{mistake} w moved by {delta}",
+        "zh": "{mistake} w 的变化量 {delta}",
+        "es": "{mistake} w se movió {delta}",
+        "ko": "{mistake} w의 변화량 {delta}",
+        "ru": "{mistake} w сдвинулся на {delta}",
     },
     "out.inf_on_replica": {
         "en": "{name} inf on replica {replica}: w = {w}",
@@ -158,16 +158,16 @@ MESSAGES = {
     "out.fit_inf_on_replica": {
         "en": "{name}, inf on replica {replica}: kernel {kernel}, loss scale {scale}",
         "zh": "{name}（inf 所在副本：{replica}）：kernel {kernel}，损失缩放因子 {scale}",
-        "es": "{name}, inf en la réplica {replica}: kernel {kernel}, escala de pérdida {scale}",
-        "ko": "{name}, 레플리카 {replica}에 inf: 커널 {kernel}, 손실 스케일 {scale}",
-        "ru": "{name}, inf на реплике {replica}: kernel {kernel}, масштаб потерь {scale}",
+        "es": "{name}, réplica con inf: {replica}; kernel {kernel}, escala de pérdida {scale}",
+        "ko": "{name}, inf가 있는 레플리카 {replica}: 커널 {kernel}, 손실 스케일 {scale}",
+        "ru": "{name}, реплика с inf — {replica}: kernel {kernel}, масштаб потерь {scale}",
     },
     "out.no_replica": {
         "en": "none",
         "zh": "无",
         "es": "ninguna",
         "ko": "없음",
-        "ru": "нигде",
+        "ru": "нет",
     },
     "out.agreeing": {
         "en": "agreeing",
@@ -272,7 +272,7 @@ MESSAGES = {
         "zh": "{name} 跨越 {span} 个 2 倍区间，相对步长 {step}（eps 的一半）",
         "es": "{name} abarca {span} octavas, paso relativo {step} (la mitad de eps)",
         "ko": "{name}: {span}옥타브에 걸침, 상대 간격 {step}(eps의 절반)",
-        "ru": "{name} охватывает {span} октав, относительный шаг {step} (половина eps)",
+        "ru": "{name} — ширина диапазона в двоичных порядках: {span}, относительный шаг {step} (половина eps)",
     },
     "out.col_batch": {
         "en": "batch",

@@ -150,7 +150,7 @@ MESSAGES = {
     "sources.notes.accumulation_steady": {
         "en": "gradient accumulation {baseline_steps} ({baseline}) and {mixed_steps} (mixed precision) steps; steady-state throughput",
         "zh": "梯度累积 {baseline_steps} 步（{baseline}）和 {mixed_steps} 步（混合精度）；稳态吞吐量",
-        "es": "acumulación de gradientes en {baseline_steps} ({baseline}) y {mixed_steps} (precisión mixta) pasos; throughput en régimen estable",
+        "es": "acumulación de gradientes en {baseline_steps} ({baseline}) y {mixed_steps} (precisión mixta) pasos; velocidad de procesamiento en régimen estable",
         "ko": "그래디언트 누적 {baseline_steps}스텝({baseline}) 및 {mixed_steps}스텝(혼합 정밀도), 정상 상태 처리량",
         "ru": "шагов накопления градиентов: {baseline_steps} ({baseline}) и {mixed_steps} (смешанная точность); пропускная способность в установившемся режиме",
     },
@@ -171,7 +171,7 @@ MESSAGES = {
     "sources.notes.epochs_mean": {
         "en": "mean throughput over {epochs} epochs",
         "zh": "{epochs} 个轮次的平均吞吐量",
-        "es": "throughput medio en {epochs} épocas",
+        "es": "velocidad de procesamiento media en {epochs} épocas",
         "ko": "{epochs}에포크 평균 처리량",
         "ru": "средняя пропускная способность, эпох: {epochs}",
     },
@@ -180,12 +180,12 @@ MESSAGES = {
         "zh": "fp16 = tf_cnn_benchmarks --use_fp16=True，变量仍保存为 fp32；数值是单次运行 {batches} 个批次的 'total images/sec'；来源没有给出加速比",
         "es": "fp16 = tf_cnn_benchmarks --use_fp16=True, que mantiene las variables en fp32; 'total images/sec' de una ejecución de {batches} lotes; la fuente no indica la aceleración",
         "ko": "fp16 = tf_cnn_benchmarks --use_fp16=True(변수는 fp32로 유지), 값은 {batches}배치를 한 번 실행한 'total images/sec', 출처에 속도 향상 표기 없음",
-        "ru": "fp16 = tf_cnn_benchmarks --use_fp16=True, при котором переменные остаются во fp32; 'total images/sec' одного запуска по {batches} батчам; ускорения источник не приводит",
+        "ru": "fp16 = tf_cnn_benchmarks --use_fp16=True, при котором переменные остаются в fp32; 'total images/sec' одного запуска по {batches} батчам; ускорения источник не приводит",
     },
     "sources.speedup_note.contradiction": {
         "en": "the table states {stated}, but its own throughputs give {mixed} / {baseline} = {ratio}",
         "zh": "表中写的是 {stated}，但按它自己的吞吐量计算是 {mixed} / {baseline} = {ratio}",
-        "es": "la tabla indica {stated}, pero sus propios throughputs dan {mixed} / {baseline} = {ratio}",
+        "es": "la tabla indica {stated}, pero sus propias velocidades de procesamiento dan {mixed} / {baseline} = {ratio}",
         "ko": "표에는 {stated}, 표 자체의 처리량으로 계산하면 {mixed} / {baseline} = {ratio}",
         "ru": "в таблице указано {stated}, но её же значения пропускной способности дают {mixed} / {baseline} = {ratio}",
     },
@@ -272,9 +272,9 @@ MESSAGES = {
     "sources.claim.quote.tpus": {
         "en": "60% on TPUs",
         "zh": "在 TPU 上快 60%",
-        "es": "un 60% en las TPU",
+        "es": "un 60 % en las TPU",
         "ko": "TPU에서 60%",
-        "ru": "на TPU — на 60%",
+        "ru": "на TPU — на 60 %",
     },
     "sources.claim.quote.cpus": {
         "en": "more than 2 times on latest Intel CPUs",
@@ -286,9 +286,9 @@ MESSAGES = {
     "sources.claim.quote.gpus_and_tpus": {
         "en": "more than 3 times on modern GPUs and 60% on TPUs",
         "zh": "在现代 GPU 上快 3 倍以上，在 TPU 上快 60%",
-        "es": "más de 3 veces en las GPU modernas y un 60% en las TPU",
+        "es": "más de 3 veces en las GPU modernas y un 60 % en las TPU",
         "ko": "최신 GPU에서 3배 이상, TPU에서 60%",
-        "ru": "более чем в 3 раза на современных GPU и на 60% на TPU",
+        "ru": "более чем в 3 раза на современных GPU и на 60 % на TPU",
     },
     "sources.claim.quote.volta_turing": {
         "en": "speedups of up to 3X on NVIDIA Volta and Turing GPUs",

@@ -93,28 +93,28 @@ MESSAGES = {
         "zh": '在图模式下，TensorFlow 的优化器（Grappler 的 remapper）会把 MatMul+BiasAdd+ReLU 融合成一个内核。在这里，它的 float16 版本处理一个 {size}x{size} 的 Dense 层用了 {default_ms:.2f} 毫秒，而关闭 remapping 只需 {remapping_off_ms:.2f} 毫秒，用 XLA 只需 {xla_ms:.2f} 毫秒：慢了 {slowdown:.0f} 倍。解决办法：在模型第一次运行之前调用 tf.config.optimizer.set_experimental_options({{"remapping": False}})，或用 jit_compile=True 编译。',
         "es": 'En modo grafo, el optimizador de TensorFlow (el remapper de Grappler) fusiona MatMul+BiasAdd+ReLU en un solo kernel. Aquí su versión float16 tardó {default_ms:.2f} ms en una capa Dense de {size}x{size}, frente a {remapping_off_ms:.2f} ms con el remapping desactivado y {xla_ms:.2f} ms con XLA: {slowdown:.0f} veces más lento. Solución: llama a tf.config.optimizer.set_experimental_options({{"remapping": False}}) antes de la primera ejecución del modelo, o compila con jit_compile=True.',
         "ko": '그래프 모드에서 TensorFlow의 최적화기(Grappler의 remapper)는 MatMul+BiasAdd+ReLU를 커널 하나로 융합합니다. 여기서 그 float16 버전은 {size}x{size} Dense 레이어 하나에 {default_ms:.2f} ms가 걸렸고, remapping을 끄면 {remapping_off_ms:.2f} ms, XLA로는 {xla_ms:.2f} ms였습니다. 즉 {slowdown:.0f}배 느립니다. 모델을 처음 실행하기 전에 tf.config.optimizer.set_experimental_options({{"remapping": False}})를 호출하거나 jit_compile=True로 컴파일하면 해결됩니다.',
-        "ru": 'В режиме графа оптимизатор TensorFlow (remapper из Grappler) сливает MatMul+BiasAdd+ReLU в одно вычислительное ядро. Здесь его версия для float16 обработала слой Dense {size}x{size} за {default_ms:.2f} мс, а с отключённым remapping — за {remapping_off_ms:.2f} мс и с XLA — за {xla_ms:.2f} мс: в {slowdown:.0f} раз медленнее. Решение: вызовите tf.config.optimizer.set_experimental_options({{"remapping": False}}) до первого запуска модели или компилируйте с jit_compile=True.',
+        "ru": 'В режиме графа оптимизатор TensorFlow (remapper из Grappler) сливает MatMul+BiasAdd+ReLU в одно вычислительное ядро. Здесь его версия для float16 обработала слой Dense {size}x{size} за {default_ms:.2f} мс, а с отключённым remapping — за {remapping_off_ms:.2f} мс и с XLA — за {xla_ms:.2f} мс: замедление {slowdown:.0f}×. Решение: вызовите tf.config.optimizer.set_experimental_options({{"remapping": False}}) до первого запуска модели или компилируйте с jit_compile=True.',
     },
     "speed.fusion_fine": {
         "en": "Here the fused float16 MatMul+BiasAdd kernel is not slow: {default_ms:.2f} ms for a {size}x{size} Dense layer, against {remapping_off_ms:.2f} ms with remapping off and {xla_ms:.2f} ms with XLA ({slowdown:.1f} times). No work-around is needed on this device.",
         "zh": "在这里，融合后的 float16 MatMul+BiasAdd 内核并不慢：一个 {size}x{size} 的 Dense 层用时 {default_ms:.2f} 毫秒，关闭 remapping 时为 {remapping_off_ms:.2f} 毫秒，用 XLA 时为 {xla_ms:.2f} 毫秒（{slowdown:.1f} 倍）。在这个设备上无需任何变通办法。",
         "es": "Aquí el kernel fusionado MatMul+BiasAdd en float16 no es lento: {default_ms:.2f} ms para una capa Dense de {size}x{size}, frente a {remapping_off_ms:.2f} ms con el remapping desactivado y {xla_ms:.2f} ms con XLA ({slowdown:.1f} veces). En este dispositivo no hace falta ninguna solución alternativa.",
         "ko": "여기서는 융합된 float16 MatMul+BiasAdd 커널이 느리지 않습니다. {size}x{size} Dense 레이어 하나에 {default_ms:.2f} ms, remapping을 끄면 {remapping_off_ms:.2f} ms, XLA로는 {xla_ms:.2f} ms입니다({slowdown:.1f}배). 이 장치에서는 우회 방법이 필요 없습니다.",
-        "ru": "Здесь слитое вычислительное ядро MatMul+BiasAdd для float16 не медленное: {default_ms:.2f} мс на слой Dense {size}x{size}, против {remapping_off_ms:.2f} мс с отключённым remapping и {xla_ms:.2f} мс с XLA (в {slowdown:.1f} раза). На этом устройстве обходной путь не нужен.",
+        "ru": "Здесь слитое вычислительное ядро MatMul+BiasAdd для float16 не медленное: {default_ms:.2f} мс на слой Dense {size}x{size}, против {remapping_off_ms:.2f} мс с отключённым remapping и {xla_ms:.2f} мс с XLA (в {slowdown:.1f} раза). На этом устройстве обходной приём не нужен.",
     },
     "speed.conv_slow": {
         "en": "TensorFlow has no fast CPU kernel for the float16 gradient of a convolution with respect to its filters (Conv2DBackpropFilter): here it took {float16_ms:.2f} ms for a small convolution ({size}x{size} images, {size} channels), against {float32_ms:.2f} ms in float32 and {xla_ms:.2f} ms in float16 with XLA: {slowdown:.0f} times slower. On a CPU, train float16 CNNs with jit_compile=True, or use mixed_bfloat16.",
         "zh": "TensorFlow 在 CPU 上没有计算卷积对卷积核的 float16 梯度（Conv2DBackpropFilter）的快速内核：在这里，一个小卷积（{size}x{size} 图像，{size} 个通道）用了 {float16_ms:.2f} 毫秒，而 float32 只需 {float32_ms:.2f} 毫秒，float16 配合 XLA 只需 {xla_ms:.2f} 毫秒：慢了 {slowdown:.0f} 倍。在 CPU 上训练 float16 CNN 时请使用 jit_compile=True，或改用 mixed_bfloat16。",
         "es": "TensorFlow no tiene un kernel rápido en CPU para el gradiente float16 de una convolución respecto a sus filtros (Conv2DBackpropFilter): aquí tardó {float16_ms:.2f} ms en una convolución pequeña (imágenes de {size}x{size}, {size} canales), frente a {float32_ms:.2f} ms en float32 y {xla_ms:.2f} ms en float16 con XLA: {slowdown:.0f} veces más lento. En una CPU, entrena las CNN en float16 con jit_compile=True, o usa mixed_bfloat16.",
         "ko": "TensorFlow에는 합성곱의 필터에 대한 float16 그래디언트(Conv2DBackpropFilter)를 계산하는 빠른 CPU 커널이 없습니다. 여기서 작은 합성곱({size}x{size} 이미지, 채널 {size}개)에 {float16_ms:.2f} ms가 걸렸고, float32로는 {float32_ms:.2f} ms, XLA를 쓴 float16으로는 {xla_ms:.2f} ms였습니다. 즉 {slowdown:.0f}배 느립니다. CPU에서 float16 CNN을 훈련할 때는 jit_compile=True를 쓰거나 mixed_bfloat16을 사용하세요.",
-        "ru": "У TensorFlow нет быстрого вычислительного ядра для CPU, вычисляющего градиент свёртки по фильтрам в float16 (Conv2DBackpropFilter): здесь небольшая свёртка (изображения {size}x{size}, {size} каналов) заняла {float16_ms:.2f} мс, против {float32_ms:.2f} мс в float32 и {xla_ms:.2f} мс в float16 с XLA: в {slowdown:.0f} раз медленнее. На CPU обучайте свёрточные сети в float16 с jit_compile=True или используйте mixed_bfloat16.",
+        "ru": "У TensorFlow нет быстрого вычислительного ядра для CPU, вычисляющего градиент свёртки по фильтрам в float16 (Conv2DBackpropFilter): здесь небольшая свёртка (изображения {size}x{size}, {size} каналов) заняла {float16_ms:.2f} мс, против {float32_ms:.2f} мс в float32 и {xla_ms:.2f} мс в float16 с XLA: замедление {slowdown:.0f}×. На CPU обучайте свёрточные сети в float16 с jit_compile=True или используйте mixed_bfloat16.",
     },
     "speed.conv_fine": {
         "en": "Here the float16 filter gradient of a convolution is not slow: {float16_ms:.2f} ms for a small convolution ({size}x{size} images, {size} channels), against {float32_ms:.2f} ms in float32 and {xla_ms:.2f} ms in float16 with XLA ({slowdown:.1f} times). No work-around is needed on this device.",
         "zh": "在这里，卷积对卷积核的 float16 梯度并不慢：一个小卷积（{size}x{size} 图像，{size} 个通道）用时 {float16_ms:.2f} 毫秒，float32 为 {float32_ms:.2f} 毫秒，float16 配合 XLA 为 {xla_ms:.2f} 毫秒（{slowdown:.1f} 倍）。在这个设备上无需任何变通办法。",
         "es": "Aquí el gradiente float16 de una convolución respecto a sus filtros no es lento: {float16_ms:.2f} ms para una convolución pequeña (imágenes de {size}x{size}, {size} canales), frente a {float32_ms:.2f} ms en float32 y {xla_ms:.2f} ms en float16 con XLA ({slowdown:.1f} veces). En este dispositivo no hace falta ninguna solución alternativa.",
         "ko": "여기서는 합성곱의 필터에 대한 float16 그래디언트가 느리지 않습니다. 작은 합성곱({size}x{size} 이미지, 채널 {size}개)에 {float16_ms:.2f} ms, float32로는 {float32_ms:.2f} ms, XLA를 쓴 float16으로는 {xla_ms:.2f} ms입니다({slowdown:.1f}배). 이 장치에서는 우회 방법이 필요 없습니다.",
-        "ru": "Здесь градиент свёртки по фильтрам в float16 не медленный: {float16_ms:.2f} мс на небольшую свёртку (изображения {size}x{size}, {size} каналов), против {float32_ms:.2f} мс в float32 и {xla_ms:.2f} мс в float16 с XLA (в {slowdown:.1f} раза). На этом устройстве обходной путь не нужен.",
+        "ru": "Здесь градиент свёртки по фильтрам в float16 не медленный: {float16_ms:.2f} мс на небольшую свёртку (изображения {size}x{size}, {size} каналов), против {float32_ms:.2f} мс в float32 и {xla_ms:.2f} мс в float16 с XLA (в {slowdown:.1f} раза). На этом устройстве обходной приём не нужен.",
     },
     # --- mpteach.bench.format_published: the published measurements as a text table
     "speed.published.title": {
@@ -127,7 +127,7 @@ MESSAGES = {
     "speed.published.ratio_note": {
         "en": "ratio = mixed-precision throughput / FP32 (or TF32) throughput, from the two figures; stated = the speedup as the source prints it (- where it prints none).",
         "zh": "比值 = 混合精度吞吐量 / FP32（或 TF32）吞吐量，由两个数字算出；来源值 = 来源中给出的加速比（未给出时为 -）。",
-        "es": "cociente = throughput en precisión mixta / throughput en FP32 (o TF32), calculado con las dos cifras; fuente = la aceleración tal como la imprime la fuente (- si no la da).",
+        "es": "cociente = velocidad de procesamiento en precisión mixta / la de FP32 (o TF32), calculado con las dos cifras; fuente = la aceleración tal como la imprime la fuente (- si no la da).",
         "ko": "비율 = 혼합 정밀도 처리량 / FP32(또는 TF32) 처리량으로, 두 수치로 계산한 값입니다. 출처 값 = 출처에 적힌 속도 향상(없으면 -)입니다.",
         "ru": "отношение = пропускная способность в смешанной точности / в FP32 (или TF32), по двум числам; в источнике = ускорение, как его печатает источник (- если не указано).",
     },
@@ -199,7 +199,7 @@ MESSAGES = {
         "zh": "TPU：没有找到注明实验配置、比较 float32 与 bfloat16 训练速度的公开测量；mpteach 中的 TPU 数字仍是厂商宣称（mpteach.bench.vendor_claims()）。",
         "es": "TPU: no se encontró ninguna medición publicada de entrenamiento en float32 frente a bfloat16 que indique su configuración; la cifra de TPU en mpteach sigue siendo una afirmación del fabricante (mpteach.bench.vendor_claims()).",
         "ko": "TPU: 실험 구성을 밝힌 float32 대 bfloat16 훈련 측정값은 공개된 것을 찾지 못했습니다. mpteach의 TPU 수치는 여전히 벤더의 주장입니다(mpteach.bench.vendor_claims()).",
-        "ru": "TPU: опубликованного измерения обучения во float32 против bfloat16 с указанной конфигурацией не нашлось; цифра для TPU в mpteach остаётся заявлением производителя (mpteach.bench.vendor_claims()).",
+        "ru": "TPU: опубликованного измерения обучения в float32 против bfloat16 с указанной конфигурацией не нашлось; цифра для TPU в mpteach остаётся заявлением производителя (mpteach.bench.vendor_claims()).",
     },
     "speed.published.none": {
         "en": "No published measurement matches this choice.",
@@ -282,14 +282,14 @@ MESSAGES = {
     "speed.explorer.published_note": {
         "en": "Training throughput from public tables that state their setup. Each bar is one row of the table: mixed-precision throughput divided by FP32 (or TF32) throughput. The two precisions may use different batch sizes, as the source did.",
         "zh": "来自注明实验配置的公开表格的训练吞吐量。每根柱子对应表中的一行：混合精度吞吐量除以 FP32（或 TF32）吞吐量。两种精度的批大小可能不同，与原始来源一致。",
-        "es": "Throughput de entrenamiento de tablas públicas que indican su configuración. Cada barra es una fila de la tabla: throughput en precisión mixta dividido entre el de FP32 (o TF32). Las dos precisiones pueden usar tamaños de lote distintos, como hizo la fuente.",
+        "es": "Velocidad de entrenamiento de tablas públicas que indican su configuración. Cada barra es una fila de la tabla: la velocidad en precisión mixta dividida entre la de FP32 (o TF32). Las dos precisiones pueden usar tamaños de lote distintos, como hizo la fuente.",
         "ko": "실험 구성을 밝힌 공개 표에서 가져온 훈련 처리량입니다. 막대 하나가 표의 한 행이며, 혼합 정밀도 처리량을 FP32(또는 TF32) 처리량으로 나눈 값입니다. 출처와 마찬가지로 두 정밀도의 배치 크기가 다를 수 있습니다.",
         "ru": "Пропускная способность обучения из открытых таблиц, где указана конфигурация. Каждый столбец — одна строка таблицы: пропускная способность в смешанной точности, делённая на пропускную способность в FP32 (или TF32). Размер батча у двух вариантов может различаться, как и в источнике.",
     },
     "speed.explorer.published_ylabel": {
         "en": "mixed precision ÷ FP32/TF32 throughput (×)",
         "zh": "混合精度 ÷ FP32/TF32 吞吐量（×）",
-        "es": "throughput en precisión mixta ÷ FP32/TF32 (×)",
+        "es": "velocidad en precisión mixta ÷ FP32/TF32 (×)",
         "ko": "혼합 정밀도 ÷ FP32/TF32 처리량(×)",
         "ru": "смешанная точность ÷ FP32/TF32, пропускная способность (×)",
     },
@@ -310,7 +310,7 @@ MESSAGES = {
     "speed.explorer.inconsistent": {
         "en": "the source's stated speedup contradicts its own throughputs",
         "zh": "来源给出的加速比与它自己的吞吐量不符",
-        "es": "la aceleración indicada por la fuente contradice sus propios valores de throughput",
+        "es": "la aceleración indicada por la fuente contradice sus propias velocidades de procesamiento",
         "ko": "출처에 적힌 속도 향상이 출처 자신의 처리량과 맞지 않음",
         "ru": "указанное в источнике ускорение противоречит его же пропускной способности",
     },
@@ -326,14 +326,14 @@ MESSAGES = {
         "zh": "TPU：没有找到注明实验配置、比较 float32 与 bfloat16 训练速度的公开测量，因此下面的 TPU 数字仍只是厂商宣称。",
         "es": "TPU: no se encontró ninguna medición publicada de entrenamiento en float32 frente a bfloat16 que indique su configuración, así que la cifra de TPU de abajo sigue siendo una afirmación del fabricante.",
         "ko": "TPU: 실험 구성을 밝힌 float32 대 bfloat16 훈련 측정값은 공개된 것을 찾지 못했습니다. 그래서 아래 TPU 수치는 여전히 벤더의 주장입니다.",
-        "ru": "TPU: опубликованного измерения обучения во float32 против bfloat16 с указанной конфигурацией не нашлось, поэтому цифра для TPU ниже остаётся заявлением производителя.",
+        "ru": "TPU: опубликованного измерения обучения в float32 против bfloat16 с указанной конфигурацией не нашлось, поэтому цифра для TPU ниже остаётся заявлением производителя.",
     },
     "speed.explorer.unfused": {
         "en": "float16 with remapping off (work-around)",
         "zh": "关闭 remapping 的 float16（变通办法）",
         "es": "float16 con el remapping desactivado (solución alternativa)",
         "ko": "remapping을 끈 float16(우회 방법)",
-        "ru": "float16 с отключённым remapping (обходной путь)",
+        "ru": "float16 с отключённым remapping (обходной приём)",
     },
     "speed.explorer.workload.matmul": {
         "en": "matrix product n×n by n×n",

@@ -169,8 +169,8 @@ def scale_text(scale: float) -> str:
     return f"2{str(exponent - 1).translate(_SUPERSCRIPT)} = {scale:.17g}"
 
 
-def _percent(value: float) -> str:
-    return f"{value * 100:.1f} %"
+def _percent(value: float, lang: str | None = None) -> str:
+    return i18n.percent(value * 100, lang)
 
 
 def kind_label(kind: str, lang: str | None = None) -> str:
@@ -241,12 +241,14 @@ class UnderflowPlot:
             bottom = top
         zero_share = report.fraction("zero") * 100
         self.zero_bar.set_height(min(zero_share, self.top * 0.85))  # a tall zero bin is cut
-        self.zero_text.set_text(f"{zero_share:.1f} %")
+        self.zero_text.set_text(i18n.percent(zero_share, self.lang))
         kind = kind_label(self.kind, self.lang)
         title = self._t("title", kind=kind, scale=scale_text(report.scale), fmt=report.fmt)
         self.title.set_text(title)
         for text, band in zip(self.legend.get_texts(), BANDS, strict=True):
-            text.set_text(f"{self._t('band.' + band)}: {_percent(report.fraction(band))}")
+            text.set_text(
+                f"{self._t('band.' + band)}: {_percent(report.fraction(band), self.lang)}"
+            )
 
     def changing(self) -> list:
         """The artists :meth:`update` touches (what a :class:`FigureView` redraws)."""
@@ -270,7 +272,7 @@ def summary(report: UnderflowReport, lang: str | None = None) -> str:
     'Loss scale 2⁰ = 1: 25.0 % of all values lost to zero, 0.0 % kept as subnormals, 50.0 % normal, 0.0 % overflowing; 25.0 % were exactly zero already.'
     """
     shares = {
-        name: _percent(report.fraction(band))
+        name: _percent(report.fraction(band), lang)
         for name, band in [
             ("zero", "zero"),
             ("flushed", "underflow_to_zero"),

@@ -50,15 +50,16 @@ function fraction(report, band) {
   return report.size ? report.totals[band] / report.size : 0;
 }
 
-function percent(report, band) {
-  return `${pyFixed(fraction(report, band) * 100, 1)} %`;
+function percent(report, band, labels) {
+  return fill(labels.percent, { value: pyFixed(fraction(report, band) * 100, 1) });
 }
 
 export function summary(report, labels) {
   return fill(labels.summary, {
-    scale: scaleText(report.scale), zero: percent(report, "zero"),
-    flushed: percent(report, "underflow_to_zero"), subnormal: percent(report, "subnormal"),
-    normal: percent(report, "normal"), overflow: percent(report, "overflow"),
+    scale: scaleText(report.scale), zero: percent(report, "zero", labels),
+    flushed: percent(report, "underflow_to_zero", labels),
+    subnormal: percent(report, "subnormal", labels),
+    normal: percent(report, "normal", labels), overflow: percent(report, "overflow", labels),
   });
 }
 
@@ -173,10 +174,10 @@ function underflowPlot(first, labels, kindLabel) {
     const shown = Math.min(zeroShare, top * 0.85); // a tall zero bin is cut
     zeroBar.setAttribute("y", y(shown));
     zeroBar.setAttribute("height", y(0) - y(shown));
-    zeroText.textContent = `${pyFixed(zeroShare, 1)} %`;
+    zeroText.textContent = fill(labels.percent, { value: pyFixed(zeroShare, 1) });
     title.textContent = fill(labels.title, { kind: kindLabel, scale: scaleText(report.scale), fmt: report.fmt });
     legend.forEach((entry) => {
-      entry.textContent = `${labels.bands[entry.dataset.band]}: ${percent(report, entry.dataset.band)}`;
+      entry.textContent = `${labels.bands[entry.dataset.band]}: ${percent(report, entry.dataset.band, labels)}`;
     });
   }
   return { svg, show };
