@@ -600,7 +600,7 @@ def test_the_gradient_underflow_follows_its_controls_with_no_kernel(context, lan
                                scale=scale_text(report.scale), fmt=fmt)  # fmt: skip
         entries = widget.locator(".mpteach-legend-entry").all_text_contents()
         assert entries == [
-            f"{i18n.t('formats.grad.band.' + b, lang)}: {_percent(report.fraction(b))}"
+            f"{i18n.t('formats.grad.band.' + b, lang)}: {_percent(report.fraction(b), lang)}"
             for b in BANDS
         ]
         totals = widget.locator("path.mpteach-band").evaluate_all(

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from mpteach.checks import Feedback, failed, passed, unanswered
-from mpteach.i18n import t
+from mpteach.i18n import sentences, t
 
 POLICY = "mixed_float16"
 
@@ -330,6 +330,6 @@ def capstone(build_model: object, train_step: object, compile_model: object) -> 
     problems += _step_problems(train_step)
     problems += _fit_problems(fresh, compile_model)
     if problems:
-        listed = " ".join(f"({n}) {text}" for n, text in enumerate(problems, start=1))
+        listed = sentences([f"({n}) {text}" for n, text in enumerate(problems, start=1)])
         return failed("checks.ch10.capstone_left", count=len(problems), problems=listed)
     return passed("checks.ch10.capstone_ok", scale=f"{FIXED_SCALE:g}")

@@ -157,6 +157,15 @@ def percent(value: float, lang: str | None = None, digits: int = 1) -> str:
     return t("common.percent", lang, value=f"{value:.{digits}f}")
 
 
+def sentences(parts: Sequence[str]) -> str:
+    """Sentences joined into one paragraph: a space after each, none after a Chinese full stop.
+
+    >>> sentences(["A.", "B."]), sentences(["甲。", "乙。"])
+    ('A. B.', '甲。乙。')
+    """
+    return "".join(p if p.endswith("。") else p + " " for p in parts).rstrip()
+
+
 def pad(labels: Sequence[str], least: int = 0) -> list[str]:
     """``labels`` padded with spaces to one display width (at least ``least``; see :func:`width`),
     so that what follows them lines up in any language.

@@ -45,7 +45,7 @@ MESSAGES = {
     },
     "bench.dropped": {
         "en": "  {workload} {size} xla {xla}: {n} of {rounds} rounds dropped (a time over {factor}x its median)",
-        "zh": "  {workload} {size} xla {xla}：{rounds} 轮中舍弃了 {n} 轮（某个时间超过其中位数的 {factor} 倍）",
+        "zh": "  {workload} {size} xla {xla}：{rounds} 轮中舍弃了 {n} 轮（耗时超过中位数的 {factor} 倍）",
         "es": "  {workload} {size} xla {xla}: {n} de {rounds} rondas descartadas (tiempo superior a {factor} veces su mediana)",
         "ko": "  {workload} {size} xla {xla}: {rounds}라운드 중 {n}라운드 제외(중앙값의 {factor}배를 넘는 시간)",
         "ru": "  {workload} {size} xla {xla}: отброшено {n} из {rounds} раундов (время больше медианы в {factor} раза)",

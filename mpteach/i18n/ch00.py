@@ -4,7 +4,7 @@ MESSAGES = {
     "course.ch00.no_nvidia_smi": {
         "en": "nvidia-smi is not here: this runtime has no NVIDIA GPU (or no NVIDIA driver).",
         "zh": "这里没有 nvidia-smi：这个运行时没有 NVIDIA GPU（或没有 NVIDIA 驱动）。",
-        "es": "Aquí no está nvidia-smi: este entorno no tiene GPU de NVIDIA (o no tiene su controlador).",
+        "es": "nvidia-smi no está disponible aquí: este entorno no tiene GPU de NVIDIA (o no tiene su controlador).",
         "ko": "여기에는 nvidia-smi가 없습니다. 이 런타임에는 NVIDIA GPU(또는 NVIDIA 드라이버)가 없습니다.",
         "ru": "nvidia-smi здесь нет: в этой среде нет GPU NVIDIA (или драйвера NVIDIA).",
     },

@@ -197,7 +197,7 @@ MESSAGES = {
         "en": "{layer}: input {input}, variable w read as {read}",
         "zh": "{layer}：输入 {input}，变量 w 读取为 {read}",
         "es": "{layer}: entrada {input}, la variable w se lee como {read}",
-        "ko": "{layer}: 입력 {input}, 변수 w는 {read}(으)로 읽힘",
+        "ko": "{layer}: 입력 {input}, 변수 w는 {read} dtype으로 읽힘",
         "ru": "{layer}: вход {input}, переменная w читается как {read}",
     },
     "out.ch03.mp_all": {

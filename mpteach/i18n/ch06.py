@@ -260,4 +260,11 @@ MESSAGES = {
         "ko": "시드 {seed}",
         "ru": "зерно {seed}",
     },
+    "out.ch06.kernel_column": {
+        "en": "kernel of",
+        "zh": "该层的 kernel",
+        "es": "kernel de",
+        "ko": "커널 소속 레이어",
+        "ru": "kernel слоя",
+    },
 }

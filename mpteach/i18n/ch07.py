@@ -239,4 +239,11 @@ MESSAGES = {
         "ko": "클리핑(내부 옵티마이저)",
         "ru": "обрезка (внутренний оптимизатор)",
     },
+    "out.ch07.dtypes_line": {
+        "en": "compute {compute} | variables {variables} | logits {logits}",
+        "zh": "计算 {compute} | 变量 {variables} | logits {logits}",
+        "es": "cálculo {compute} | variables {variables} | logits {logits}",
+        "ko": "연산 {compute} | 변수 {variables} | 로짓 {logits}",
+        "ru": "вычисления {compute} | переменные {variables} | логиты {logits}",
+    },
 }

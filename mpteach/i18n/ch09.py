@@ -164,7 +164,7 @@ MESSAGES = {
     },
     "out.ch09.cast_report": {
         "en": "zero {zero}  subnormal {subnormal}  median rel. error {error}",
-        "zh": "零 {zero}  次正规数 {subnormal}  相对误差中位数 {error}",
+        "zh": "零值 {zero}  次正规数 {subnormal}  相对误差中位数 {error}",
         "es": "cero {zero}  subnormal {subnormal}  mediana del error relativo {error}",
         "ko": "0인 값 {zero}  비정규 수 {subnormal}  상대 오차 중앙값 {error}",
         "ru": "нули {zero}  субнормальные {subnormal}  медиана отн. ошибки {error}",

@@ -218,7 +218,7 @@ MESSAGES = {
         "en": "compile wrapped the optimizer in a LossScaleOptimizer: fit's scale is dynamic, starting at {scale}, and your loss_scale_factor was set to None. To keep the fixed {wanted}, pass auto_scale_loss=False to compile.",
         "zh": "compile 把优化器包装进了 LossScaleOptimizer：fit 的缩放因子变成动态的，从 {scale} 开始，而你的 loss_scale_factor 被设成了 None。要保留固定的 {wanted}，请给 compile 传入 auto_scale_loss=False。",
         "es": "compile envolvió el optimizador en un LossScaleOptimizer: la escala de fit es dinámica, empieza en {scale}, y tu loss_scale_factor quedó en None. Para conservar la escala fija de {wanted}, pasa auto_scale_loss=False a compile.",
-        "ko": "compile이 옵티마이저를 LossScaleOptimizer로 감쌌습니다. fit의 스케일은 {scale}에서 시작하는 동적 스케일이 되고, loss_scale_factor는 None으로 바뀌었습니다. 고정값 {wanted}을(를) 유지하려면 compile에 auto_scale_loss=False를 넘기세요.",
+        "ko": "compile이 옵티마이저를 LossScaleOptimizer로 감쌌습니다. fit의 스케일은 {scale}에서 시작하는 동적 스케일이 되고, loss_scale_factor는 None으로 바뀌었습니다. 스케일을 {wanted}에 고정해 두려면 compile에 auto_scale_loss=False를 넘기세요.",
         "ru": "compile обернул оптимизатор в LossScaleOptimizer: масштаб в fit стал динамическим, начиная с {scale}, а вашему loss_scale_factor присвоено значение None. Чтобы сохранить фиксированный {wanted}, передайте в compile auto_scale_loss=False.",
     },
     "checks.ch10.capstone_scale_wrong": {
@@ -251,10 +251,10 @@ MESSAGES = {
     },
     "out.ch10.updates_and_scale": {
         "en": "{who}: updates {updates} | log2(scale) {log2}",
-        "zh": "{who}：更新 {updates} 次 | log2(scale) {log2}",
+        "zh": "{who}：更新 {updates} 次 | log2(缩放因子) {log2}",
         "es": "{who}: actualizaciones {updates} | log2(escala) {log2}",
-        "ko": "{who}: 업데이트 {updates}회 | log2(scale) {log2}",
-        "ru": "{who}: обновлений {updates} | log2(scale) {log2}",
+        "ko": "{who}: 업데이트 {updates}회 | log2(스케일) {log2}",
+        "ru": "{who}: обновлений {updates} | log2 масштаба {log2}",
     },
     "out.ch10.same_weights": {
         "en": "same weights after both updates: {value}",
@@ -307,10 +307,10 @@ MESSAGES = {
     },
     "out.ch10.scale_history": {
         "en": "log2(scale): {values} | skipped: {skipped}",
-        "zh": "log2(scale)：{values} | 跳过：{skipped}",
+        "zh": "log2(缩放因子)：{values} | 跳过：{skipped}",
         "es": "log2(escala): {values} | omitidos: {skipped}",
-        "ko": "log2(scale): {values} | 건너뜀: {skipped}",
-        "ru": "log2(scale): {values} | пропущено: {skipped}",
+        "ko": "log2(스케일): {values} | 건너뜀: {skipped}",
+        "ru": "log2 масштаба: {values} | пропущено: {skipped}",
     },
     "out.ch10.restored": {
         "en": "restored: {value}",
@@ -321,17 +321,17 @@ MESSAGES = {
     },
     "out.ch10.more_steps": {
         "en": "{n} more steps: log2(scale) {values} | skipped: {skipped}",
-        "zh": "再训练 {n} 步：log2(scale) {values} | 跳过：{skipped}",
+        "zh": "再训练 {n} 步：log2(缩放因子) {values} | 跳过：{skipped}",
         "es": "{n} pasos más: log2(escala) {values} | omitidos: {skipped}",
-        "ko": "{n}스텝 더: log2(scale) {values} | 건너뜀: {skipped}",
-        "ru": "ещё {n} шага: log2(scale) {values} | пропущено: {skipped}",
+        "ko": "{n}스텝 더: log2(스케일) {values} | 건너뜀: {skipped}",
+        "ru": "ещё {n} шага: log2 масштаба {values} | пропущено: {skipped}",
     },
     "out.ch10.steps_history": {
         "en": "{n} steps: log2(scale) {values} | skipped: {skipped}",
-        "zh": "{n} 步：log2(scale) {values} | 跳过：{skipped}",
+        "zh": "{n} 步：log2(缩放因子) {values} | 跳过：{skipped}",
         "es": "{n} pasos: log2(escala) {values} | omitidos: {skipped}",
-        "ko": "{n}스텝: log2(scale) {values} | 건너뜀: {skipped}",
-        "ru": "шагов {n}: log2(scale) {values} | пропущено: {skipped}",
+        "ko": "{n}스텝: log2(스케일) {values} | 건너뜀: {skipped}",
+        "ru": "шагов: {n}, log2 масштаба {values} | пропущено: {skipped}",
     },
     "out.ch10.built_first": {
         "en": "optimizer built first: {value}",
@@ -366,7 +366,7 @@ MESSAGES = {
         "zh": "自定义循环：已应用的步数 {value}",
         "es": "bucle personalizado: pasos aplicados {value}",
         "ko": "사용자 정의 루프: 적용된 스텝 {value}",
-        "ru": "собственный цикл: применённых шагов {value}",
+        "ru": "собственный цикл — применено шагов: {value}",
     },
     "out.ch10.fit_optimizer": {
         "en": "fit's optimizer: {value}",

@@ -118,7 +118,7 @@ MESSAGES = {
         "en": "Under a mixed policy the inputs and the variables arrive in {compute}, but tf.random.normal, tf.ones, tf.constant, keras.random.normal and similar functions create float32 unless told otherwise. TensorFlow operations refuse to mix dtypes (an error); keras.ops promote the result to float32 instead, so the rest of the layer silently runs in float32.",
         "zh": "在混合策略下，输入和变量以 {compute} 到达，而 tf.random.normal、tf.ones、tf.constant、keras.random.normal 等函数在未指定时创建 float32。TensorFlow 运算拒绝混合 dtype（报错）；keras.ops 则把结果提升为 float32，于是层的其余部分悄悄地以 float32 运行。",
         "es": "Con una política mixta, las entradas y las variables llegan en {compute}, pero tf.random.normal, tf.ones, tf.constant, keras.random.normal y funciones parecidas crean float32 si no se les indica otra cosa. Las operaciones de TensorFlow se niegan a mezclar dtypes y lanzan un error; keras.ops, en cambio, promueve el resultado a float32, y el resto de la capa se ejecuta en float32 sin avisar.",
-        "ko": "혼합 정책에서는 입력과 변수가 {compute}(으)로 들어오지만, tf.random.normal, tf.ones, tf.constant, keras.random.normal 같은 함수는 따로 지정하지 않으면 float32를 만듭니다. TensorFlow 연산자는 dtype을 섞지 않으므로 오류가 나고, keras.ops는 결과를 float32로 승격하므로 레이어의 나머지 부분이 조용히 float32로 실행됩니다.",
+        "ko": "혼합 정책에서는 입력과 변수가 {compute} dtype으로 들어오지만, tf.random.normal, tf.ones, tf.constant, keras.random.normal 같은 함수는 따로 지정하지 않으면 float32를 만듭니다. TensorFlow 연산자는 dtype을 섞지 않으므로 오류가 나고, keras.ops는 결과를 float32로 승격하므로 레이어의 나머지 부분이 조용히 float32로 실행됩니다.",
         "ru": "При смешанной политике входы и переменные приходят в {compute}, но tf.random.normal, tf.ones, tf.constant, keras.random.normal и похожие функции по умолчанию создают float32. Операции TensorFlow не смешивают dtype (ошибка); keras.ops вместо этого повышает результат до float32, и оставшаяся часть слоя молча выполняется в float32.",
     },
     "doctor.uncast-tensor-creation.fix": {
@@ -237,7 +237,7 @@ MESSAGES = {
         "en": "call casts {variables} by hand.",
         "zh": "call 手动转换了 {variables}。",
         "es": "call convierte {variables} a mano.",
-        "ko": "call이 {variables}을(를) 직접 캐스팅합니다.",
+        "ko": "call이 {variables} 변수를 직접 캐스팅합니다.",
         "ru": "call вручную приводит {variables}.",
     },
     "doctor.manual-cast.why": {

@@ -47,7 +47,7 @@ MESSAGES = {
         "en": "{fmt:9} {n} is stored as {stored}; neighbours {below} and {above}",
         "zh": "{fmt:9} {n} 被存储为 {stored}；相邻值为 {below} 和 {above}",
         "es": "{fmt:9} {n} se almacena como {stored}; vecinos {below} y {above}",
-        "ko": "{fmt:9} {n}은(는) {stored}(으)로 저장됩니다. 이웃한 값은 {below}와(과) {above}입니다",
+        "ko": "{fmt:9} {n}의 저장 값은 {stored}이고, 이웃한 값은 {below}, {above}입니다",
         "ru": "{fmt:9} {n} хранится как {stored}; соседние значения {below} и {above}",
     },
     "out.update_lost": {
@@ -96,7 +96,7 @@ MESSAGES = {
         "en": "zeros {what}",
         "zh": "零值（{what}）",
         "es": "ceros {what}",
-        "ko": "{what}의 0",
+        "ko": "0의 비율({what})",
         "ru": "нули {what}",
     },
     "out.scaled": {

@@ -63,7 +63,7 @@ def describe(summary: dict[str, Any], lang: str | None = None) -> str:
         _t("underflow", lang, percent=f"{underflow * 100:.1f}") if underflow is not None
         else _t("no_step_applied", lang),
     ]  # fmt: skip
-    return "".join(p if p.endswith("。") else p + " " for p in parts).rstrip()  # 。 holds its space
+    return i18n.sentences(parts)
 
 
 @lru_cache(maxsize=32)  # ~0.5 MB per 20 000-step path
