@@ -21,8 +21,10 @@ bash scripts/site.sh --screenshots
 
 echo "== tests, docstring examples and notebooks (Python $(.venv/bin/python -c 'import sys; print(sys.version.split()[0])'))"
 .venv/bin/python -m pytest -n 2 --dist loadscope -p no:cacheprovider \
-  --doctest-modules mpteach tests \
+  --doctest-modules mpteach tests --ignore tests/test_lab.py \
   --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg notebooks
+echo "== live JupyterLab (alone: a loaded machine delays the widget manager past the test's waits)"
+.venv/bin/python -m pytest -p no:cacheprovider tests/test_lab.py
 
 if [ "${MPTEACH_SKIP_COLAB:-0}" != 1 ]; then
   echo "== Colab-like environment: tests and notebooks"

@@ -386,6 +386,7 @@ def test_the_browser_writes_the_summary_as_python_does():
         keys = {"skipped": "skipped", "settled": "settled", "neverSettled": "never_settled"}
         keys |= {"underflow": "underflow", "noStepApplied": "no_step_applied"}
         labels = {k: i18n.catalogue()[f"dynamics.{v}"][lang] for k, v in keys.items()}
+        labels["thousands"] = i18n.THOUSANDS_SEPARATOR[lang]
         got = call_js("describe", [[s, labels] for s in summaries], DYNAMICS)
         assert got == [describe(s, lang) for s in summaries], lang
     scales = [2.0**k for k in range(-30, 40)] + [1000.0, 0.1]

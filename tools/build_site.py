@@ -134,7 +134,7 @@ def widget_config(widget: str, args: str, lang: str) -> dict:
         return i18n.catalogue()[key][lang]
 
     if widget == "LossScaleDynamics":
-        return dynamics_config(arguments, t, i18n.catalogue())
+        return dynamics_config(arguments, t, i18n.catalogue(), lang)
     if widget == "SpeedupExplorer":  # its words and bars come with speedup-<lang>.json
         unknown = set(arguments) - {"x"}
         if unknown:
@@ -184,7 +184,7 @@ def widget_config(widget: str, args: str, lang: str) -> dict:
     }
 
 
-def dynamics_config(arguments: dict, t, catalogue: dict) -> dict:
+def dynamics_config(arguments: dict, t, catalogue: dict, lang: str) -> dict:
     """LossScaleDynamics: its words and the settings the call chose; the controls' choices and
     the gradients come with mpteach/widgets/web/dynamics-data.json (tools/widget_data.py).
 
@@ -209,6 +209,9 @@ def dynamics_config(arguments: dict, t, catalogue: dict) -> dict:
     }
     labels["control"] = {c: t(f"dynamics.control.{c}") for c in _DYNAMICS_CONTROLS}
     labels["columns"] = {c: t(f"dynamics.col.{c}") for c in _DYNAMICS_COLUMNS}
+    from mpteach import i18n
+
+    labels["thousands"] = i18n.THOUSANDS_SEPARATOR[lang]  # counts as i18n.number groups them
     return {
         "data": "./dynamics-data.json",
         "initial": {names[k]: v for k, v in arguments.items()},

@@ -23,6 +23,7 @@ import textwrap
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
+from mpteach import i18n
 from mpteach.i18n import LANGUAGES, get_language, t
 
 SEVERITIES = ("error", "warning", "info")
@@ -294,14 +295,14 @@ class Report:
         lang = self._lang()
         title = t("doctor.title", lang, subject=self.subject)
         if self.checked:
-            title += " — " + t("doctor.checked", lang, policies=", ".join(self.checked))
+            title += " — " + t("doctor.checked", lang, policies=i18n.join(self.checked, lang))
         if not self.findings:
             return title, t("doctor.ok", lang)
         counts = {s: sum(f.severity == s for f in self.findings) for s in SEVERITIES}
         return title, t("doctor.summary", lang, **counts)
 
     def _where(self, f: Finding) -> str:
-        policies = ", ".join(f.policies) or t("doctor.any_policy", self._lang())
+        policies = i18n.join(f.policies, self._lang()) or t("doctor.any_policy", self._lang())
         phase = f" · {t('doctor.phase.training', self._lang())}" if f.phase else ""
         return f"{f.path} · {policies}{phase}"
 
@@ -343,7 +344,7 @@ class Report:
         for f in self.findings:
             severity = esc(t(f"doctor.severity.{f.severity}", lang))
             source = "".join(f"<br><code>{esc(line)}</code>" for line in f.source)
-            policies = esc(", ".join(f.policies) or t("doctor.any_policy", lang))
+            policies = esc(i18n.join(f.policies, lang) or t("doctor.any_policy", lang))
             if f.phase:
                 policies += f" · {esc(t('doctor.phase.training', lang))}"
             rows.append(

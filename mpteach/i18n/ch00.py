@@ -33,7 +33,7 @@ MESSAGES = {
         "en": "Right: under {policy} the layers compute in float16 but keep their variables in {dtype}, so that small updates are not rounded away.",
         "zh": "正确：在 {policy} 下，层用 float16 计算，但变量保存为 {dtype}，这样小的更新不会被舍入掉。",
         "es": "Correcto: con {policy} las capas calculan en float16 pero guardan sus variables en {dtype}, para que las actualizaciones pequeñas no se pierdan al redondear.",
-        "ko": "정답입니다. {policy}에서 레이어는 float16으로 연산하지만 변수는 {dtype}(으)로 보관하여 작은 업데이트가 반올림으로 사라지지 않게 합니다.",
+        "ko": "정답입니다. {policy}에서 레이어는 float16으로 연산하지만 변수는 {dtype} dtype으로 보관하여 작은 업데이트가 반올림으로 사라지지 않게 합니다.",
         "ru": "Верно: при {policy} слои считают в float16, но хранят переменные в {dtype}, чтобы малые обновления не терялись при округлении.",
     },
     "checks.ch00.variable_is_compute": {

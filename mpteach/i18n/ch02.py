@@ -98,7 +98,7 @@ MESSAGES = {
         "en": 'This layer has the policy {name!r}, which computes in {compute}. Ask for float32: dtype="float32".',
         "zh": '这个层的策略是 {name!r}，用 {compute} 计算。请指定 float32：dtype="float32"。',
         "es": 'Esta capa tiene la política {name!r}, que calcula en {compute}. Pide float32: dtype="float32".',
-        "ko": '이 레이어의 정책은 {name!r}이고 {compute}(으)로 연산합니다. dtype="float32"로 float32를 지정하세요.',
+        "ko": '이 레이어의 정책은 {name!r}이고 {compute} dtype으로 연산합니다. dtype="float32"로 float32를 지정하세요.',
         "ru": 'У этого слоя политика {name!r}, он считает в {compute}. Укажите float32: dtype="float32".',
     },
     "checks.ch02.global_is_name": {

@@ -40,7 +40,7 @@ MESSAGES = {
         "en": 'This layer\'s policy is {policy}, so the softmax runs in {dtype} and the model outputs {dtype}. Pass dtype="float32" to the layer.',
         "zh": '这个层的策略是 {policy}，所以 softmax 以 {dtype} 运行，模型输出也是 {dtype}。请给这个层传入 dtype="float32"。',
         "es": 'La política de esta capa es {policy}, así que la softmax se calcula en {dtype} y el modelo devuelve {dtype}. Pasa dtype="float32" a la capa.',
-        "ko": '이 레이어의 정책은 {policy}이므로 softmax가 {dtype}(으)로 연산되고 모델 출력도 {dtype}입니다. 레이어에 dtype="float32"를 전달하세요.',
+        "ko": '이 레이어의 정책은 {policy}이므로 softmax가 {dtype} dtype으로 연산되고 모델 출력도 {dtype}입니다. 레이어에 dtype="float32"를 전달하세요.',
         "ru": 'Политика этого слоя — {policy}, поэтому softmax считается в {dtype}, и модель выдаёт {dtype}. Передайте слою dtype="float32".',
     },
     "checks.ch05.whole_layer_float32": {

@@ -6,14 +6,14 @@ MESSAGES = {
         "zh": "这里没有 GPU：本章的训练循环在 CPU 上运行，分布式示例会把 CPU 拆成两个逻辑设备。损失缩放的行为与 GPU 上相同。",
         "es": "Aquí no hay GPU: los bucles de este capítulo se ejecutan en la CPU, y el ejemplo distribuido divide la CPU en dos dispositivos lógicos. El escalado de la pérdida se comporta igual que en GPU.",
         "ko": "여기에는 GPU가 없습니다. 이 장의 루프는 CPU에서 실행되며, 분산 예제는 CPU를 두 개의 논리 장치로 나눕니다. 손실 스케일링 동작은 GPU와 같습니다.",
-        "ru": "GPU здесь нет: циклы этой главы выполняются на CPU, а пример с распределением делит CPU на два логических устройства. Масштабирование потерь ведёт себя так же, как на GPU.",
+        "ru": "GPU здесь нет: циклы этой главы выполняются на CPU, а пример со стратегией распределения делит CPU на два логических устройства. Масштабирование потерь ведёт себя так же, как на GPU.",
     },
     "course.ch07.gpu": {
         "en": "A GPU is available: the loops of this chapter run on it; the distribution example still uses two logical CPU devices, so that it runs the same everywhere.",
         "zh": "检测到 GPU：本章的训练循环会在 GPU 上运行；分布式示例仍使用两个逻辑 CPU 设备，以便在任何地方结果都一样。",
         "es": "Hay una GPU disponible: los bucles de este capítulo se ejecutan en ella; el ejemplo distribuido sigue usando dos dispositivos CPU lógicos para que funcione igual en todas partes.",
         "ko": "GPU를 사용할 수 있습니다. 이 장의 루프는 GPU에서 실행되며, 분산 예제는 어디서나 같게 동작하도록 여전히 두 개의 논리 CPU 장치를 씁니다.",
-        "ru": "Доступен GPU: циклы этой главы выполняются на нём; пример с распределением по-прежнему использует два логических CPU, чтобы везде работать одинаково.",
+        "ru": "Доступен GPU: циклы этой главы выполняются на нём; пример со стратегией распределения по-прежнему использует два логических CPU, чтобы везде работать одинаково.",
     },
     "course.ch07.tpu": {
         "en": "A TPU runtime: TPUs train in bfloat16 without loss scaling. This chapter's float16 loops run on the host CPU.",

@@ -387,7 +387,7 @@ MESSAGES = {
         "zh": "float16 的最大值：{largest} | 探针的最小平方：256² = {square}",
         "es": "mayor float16: {largest} | menor cuadrado de la prueba: 256² = {square}",
         "ko": "float16 최댓값: {largest} | 프로브의 가장 작은 제곱: 256² = {square}",
-        "ru": "наибольшее float16: {largest} | наименьший квадрат пробы: 256² = {square}",
+        "ru": "наибольшее значение float16: {largest} | наименьший квадрат пробы: 256² = {square}",
     },
     "out.ch10.gan_ratio": {
         "en": "{name}: generator update / correct = {ratio}",

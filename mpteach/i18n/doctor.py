@@ -132,7 +132,7 @@ MESSAGES = {
         "en": "The variable {variables} was created with autocast=False, so inside call it stays float32 and meets {compute} tensors.",
         "zh": "变量 {variables} 创建时设置了 autocast=False，因此在 call 内仍是 float32，却要与 {compute} 张量一起运算。",
         "es": "La variable {variables} se creó con autocast=False, así que dentro de call sigue en float32 y se combina con tensores en {compute}.",
-        "ko": "변수 {variables}은(는) autocast=False로 만들어져서 call 안에서도 float32로 남고 {compute} 텐서와 함께 연산됩니다.",
+        "ko": "{variables} 변수는 autocast=False로 만들어져서 call 안에서도 float32로 남고 {compute} 텐서와 함께 연산됩니다.",
         "ru": "Переменная {variables} создана с autocast=False, поэтому внутри call она остаётся float32 и встречается с тензорами в {compute}.",
     },
     "doctor.autocast-off-variable.why": {
@@ -160,7 +160,7 @@ MESSAGES = {
         "en": "Under a mixed policy the inputs and the autocast variables arrive in {compute}; anything else that is float32 (the output of a float32 sublayer, a float32 tensor kept on the layer) must be cast before it meets them, because TensorFlow operations do not mix dtypes.",
         "zh": "在混合策略下，输入和自动转换的变量以 {compute} 到达；其他任何 float32 的东西（float32 子层的输出、保存在层上的 float32 张量）在与它们一起运算之前都必须转换，因为 TensorFlow 运算不会混合 dtype。",
         "es": "Con una política mixta, las entradas y las variables con autocast llegan en {compute}; cualquier otra cosa en float32 (la salida de una subcapa float32, un tensor float32 guardado en la capa) debe convertirse antes de encontrarse con ellas, porque las operaciones de TensorFlow no mezclan dtypes.",
-        "ko": "혼합 정책에서는 입력과 autocast 변수가 {compute}(으)로 들어옵니다. 그 밖의 float32 값(float32 하위 레이어의 출력, 레이어에 보관된 float32 텐서)은 이들과 만나기 전에 캐스팅해야 합니다. TensorFlow 연산자는 dtype을 섞지 않기 때문입니다.",
+        "ko": "혼합 정책에서는 입력과 autocast 변수가 {compute} dtype으로 들어옵니다. 그 밖의 float32 값(float32 하위 레이어의 출력, 레이어에 보관된 float32 텐서)은 이들과 만나기 전에 캐스팅해야 합니다. TensorFlow 연산자는 dtype을 섞지 않기 때문입니다.",
         "ru": "При смешанной политике входы и переменные с автоприведением приходят в {compute}; всё остальное в float32 (выход подслоя float32, тензор float32, хранящийся в слое) нужно привести до встречи с ними, потому что операции TensorFlow не смешивают dtype.",
     },
     "doctor.dtype-mismatch.fix": {
@@ -202,7 +202,7 @@ MESSAGES = {
         "en": "Something in the layer assumes float32: a dtype check, a dtype written into an argument, a NumPy function with a fixed output type. Under a mixed policy the inputs arrive in {compute}.",
         "zh": "层中某处假定了 float32：dtype 检查、写死在参数里的 dtype、输出类型固定的 NumPy 函数。在混合策略下输入以 {compute} 到达。",
         "es": "Algo en la capa da por hecho float32: una comprobación de dtype, un dtype escrito en un argumento, una función de NumPy con tipo de salida fijo. Con una política mixta las entradas llegan en {compute}.",
-        "ko": "dtype 검사, 인자에 직접 적은 dtype, 출력 타입이 고정된 NumPy 함수처럼 레이어의 어딘가가 float32를 가정하고 있습니다. 혼합 정책에서는 입력이 {compute}(으)로 들어옵니다.",
+        "ko": "dtype 검사, 인자에 직접 적은 dtype, 출력 타입이 고정된 NumPy 함수처럼 레이어의 어딘가가 float32를 가정하고 있습니다. 혼합 정책에서는 입력이 {compute} dtype으로 들어옵니다.",
         "ru": "Что-то в слое рассчитывает на float32: проверка dtype, dtype, вписанный в аргумент, функция NumPy с фиксированным типом результата. При смешанной политике входы приходят в {compute}.",
     },
     "doctor.call-fails.fix": {
@@ -216,7 +216,7 @@ MESSAGES = {
         "en": "The trainable variable is stored in {dtype} instead of float32.",
         "zh": "可训练变量以 {dtype} 而不是 float32 存储。",
         "es": "La variable entrenable se guarda en {dtype} en lugar de float32.",
-        "ko": "학습 가능한 변수가 float32가 아니라 {dtype}(으)로 저장되어 있습니다.",
+        "ko": "학습 가능한 변수가 float32가 아니라 {dtype} dtype으로 저장되어 있습니다.",
         "ru": "Обучаемая переменная хранится в {dtype}, а не в float32.",
     },
     "doctor.float16-variable.why": {
@@ -258,7 +258,7 @@ MESSAGES = {
         "en": "The layer returns {dtype} although its compute dtype is {compute}.",
         "zh": "该层的计算 dtype 是 {compute}，却返回 {dtype}。",
         "es": "La capa devuelve {dtype} aunque su dtype de cálculo es {compute}.",
-        "ko": "레이어의 연산 dtype은 {compute}인데 {dtype}을(를) 반환합니다.",
+        "ko": "레이어의 연산 dtype은 {compute}인데 반환 dtype은 {dtype}입니다.",
         "ru": "Слой возвращает {dtype}, хотя его dtype вычислений — {compute}.",
     },
     "doctor.float32-output.why": {
@@ -314,7 +314,7 @@ MESSAGES = {
         "en": "Compute the sensitive part in float32, or keep it away from 0 with an epsilon that {compute} can represent (float16's smallest positive value is about 6e-8).",
         "zh": "以 float32 计算敏感部分，或加一个 {compute} 能表示的 epsilon 让它远离 0（float16 最小的正数约为 6e-8）。",
         "es": "Calcula la parte delicada en float32, o mantenla lejos de 0 con un épsilon que {compute} pueda representar (el menor positivo de float16 es unos 6e-8).",
-        "ko": "민감한 부분은 float32로 계산하거나, {compute}이(가) 표현할 수 있는 epsilon을 더해 0에서 멀리 두세요(float16의 가장 작은 양수는 약 6e-8).",
+        "ko": "민감한 부분은 float32로 계산하거나, {compute}에서 표현할 수 있는 epsilon을 더해 0에서 멀리 두세요(float16의 가장 작은 양수는 약 6e-8).",
         "ru": "Считайте чувствительную часть в float32 или держите её подальше от 0 с помощью эпсилона, представимого в {compute} (наименьшее положительное число float16 — около 6e-8).",
     },
     "doctor.vanishing-gradient.what": {
@@ -342,7 +342,7 @@ MESSAGES = {
         "en": "call takes several tensor arguments. Under Keras 2 rules {arguments} would not be cast, and the layer {effect}.",
         "zh": "call 接受多个张量参数。按 Keras 2 的规则，{arguments} 不会被转换，而该层{effect}。",
         "es": "call recibe varios argumentos que son tensores. Con las reglas de Keras 2 solo se convertiría el primer argumento (no {arguments}), y la capa {effect}.",
-        "ko": "call이 여러 텐서 인자를 받습니다. Keras 2 규칙에서는 {arguments}이(가) 캐스팅되지 않고, 레이어가 {effect}.",
+        "ko": "call이 여러 텐서 인자를 받습니다. Keras 2 규칙에서는 {arguments} 인자는 캐스팅되지 않고, 레이어가 {effect}.",
         "ru": "call принимает несколько тензорных аргументов. По правилам Keras 2 {arguments} не приводился бы, и слой {effect}.",
     },
     "doctor.keras2-uncast-argument.why": {
@@ -385,7 +385,7 @@ MESSAGES = {
         "en": "The outputs differ from float32's by {error} (same weights, same inputs), while rounding to {compute} explains about {rounding}.",
         "zh": "输出与 float32 的结果相差 {error}（权重和输入都相同），而舍入到 {compute} 只能解释约 {rounding} 的误差。",
         "es": "Las salidas difieren de las de float32 en {error} (mismos pesos, mismas entradas), mientras que el redondeo a {compute} explica alrededor de {rounding}.",
-        "ko": "출력이 float32의 결과와 {error}만큼 다릅니다(같은 가중치, 같은 입력). {compute}(으)로의 반올림으로 설명되는 오차는 약 {rounding}입니다.",
+        "ko": "출력이 float32의 결과와 {error}만큼 다릅니다(같은 가중치, 같은 입력). {compute} dtype으로의 반올림으로 설명되는 오차는 약 {rounding}입니다.",
         "ru": "Выходы отличаются от результата float32 на {error} (те же веса, те же входы), тогда как округление до {compute} объясняет около {rounding}.",
     },
     "doctor.numeric-divergence.why": {
@@ -406,7 +406,7 @@ MESSAGES = {
         "en": "Whole numbers arrive in a float tensor and the layer uses them as indices, but {compute} rounds those above {limit} (for example {example}).",
         "zh": "整数以浮点张量的形式传入，该层把它们当作索引使用，但 {compute} 会对大于 {limit} 的整数进行舍入（例如 {example}）。",
         "es": "Llegan números enteros en un tensor de coma flotante y la capa los usa como índices, pero {compute} redondea los mayores que {limit} (por ejemplo, {example}).",
-        "ko": "정수가 부동소수점 텐서로 들어오고 레이어는 이를 인덱스로 쓰지만, {compute}은(는) {limit}보다 큰 정수를 반올림합니다(예: {example}).",
+        "ko": "정수가 부동소수점 텐서로 들어오고 레이어는 이를 인덱스로 쓰지만, {compute} dtype은 {limit}보다 큰 정수를 반올림합니다(예: {example}).",
         "ru": "Целые числа приходят в тензоре с плавающей точкой, и слой использует их как индексы, но {compute} округляет те, что больше {limit} (например, {example}).",
     },
     "doctor.float-indices.why": {
@@ -427,14 +427,14 @@ MESSAGES = {
         "en": "call stores a value computed in {compute} in the float32 variable {variables}: after one call it is off by {share} of the update.",
         "zh": "call 把以 {compute} 计算的值存入 float32 变量 {variables}：调用一次后，它的偏差就达到更新量的 {share}。",
         "es": "call guarda un valor calculado en {compute} en la variable float32 {variables}: tras una sola llamada se desvía un {share} de la actualización.",
-        "ko": "call이 {compute}(으)로 계산한 값을 float32 변수 {variables}에 저장합니다. 한 번 호출한 뒤 그 오차가 업데이트 크기의 {share}에 이릅니다.",
+        "ko": "call이 {compute} dtype으로 계산한 값을 float32 변수 {variables}에 저장합니다. 한 번 호출한 뒤 그 오차가 업데이트 크기의 {share}에 이릅니다.",
         "ru": "call записывает значение, вычисленное в {compute}, в переменную float32 {variables}: после одного вызова её ошибка составляет {share} от обновления.",
     },
     "doctor.rounded-variable-update.why": {
         "en": "Inside call an autocast variable is read in {compute}, so a new value computed from it (a moving average, an EMA, a counter) is rounded to {compute} before it is stored. Updates smaller than the spacing of {compute} numbers are lost, and the statistic stops following the data although the variable is float32.",
         "zh": "在 call 内，自动转换的变量以 {compute} 读取，所以由它计算出的新值（移动平均、EMA、计数器）在存储之前就被舍入到 {compute}。小于 {compute} 相邻数间距的更新会丢失，尽管变量是 float32，统计量也不再跟随数据变化。",
         "es": "Dentro de call, una variable con autocast se lee en {compute}, así que un valor nuevo calculado a partir de ella (una media móvil, una EMA, un contador) se redondea a {compute} antes de guardarse. Las actualizaciones menores que la separación entre números {compute} se pierden, y la estadística deja de seguir a los datos aunque la variable sea float32.",
-        "ko": "call 안에서 autocast 변수는 {compute}(으)로 읽히므로, 그 값으로 계산한 새 값(이동 평균, EMA, 카운터)은 저장되기 전에 {compute}(으)로 반올림됩니다. {compute} 수 간격보다 작은 업데이트는 사라지고, 변수가 float32인데도 통계량이 데이터를 따라가지 못합니다.",
+        "ko": "call 안에서 autocast 변수는 {compute} dtype으로 읽히므로, 그 값으로 계산한 새 값(이동 평균, EMA, 카운터)은 저장되기 전에 {compute} dtype으로 반올림됩니다. {compute} 수 간격보다 작은 업데이트는 사라지고, 변수가 float32인데도 통계량이 데이터를 따라가지 못합니다.",
         "ru": "Внутри call переменная с автоприведением читается в {compute}, поэтому новое значение, вычисленное из неё (скользящее среднее, EMA, счётчик), округляется до {compute} перед записью. Обновления меньше шага между числами {compute} теряются, и статистика перестаёт следовать за данными, хотя переменная имеет тип float32.",
     },
     "doctor.rounded-variable-update.fix": {
@@ -455,7 +455,7 @@ MESSAGES = {
         "en": "Under mixed_float16, compile wraps the optimizer in a LossScaleOptimizer, which divides every gradient by the loss scale before the update: it expects the gradients of a loss multiplied by that scale. A custom train_step that does not call scale_loss hands it ordinary gradients, so every update is divided by {scale}: the model barely learns (with Adam the steps shrink to a few percent of float32's), and nothing warns.",
         "zh": "在 mixed_float16 下，compile 会把优化器包装成 LossScaleOptimizer，它在更新前把每个梯度除以损失缩放因子：它期望拿到的是乘以该因子后的损失的梯度。没有调用 scale_loss 的自定义 train_step 交给它的是普通梯度，于是每次更新都被除以 {scale}：模型几乎学不到东西（用 Adam 时步长只剩 float32 的百分之几），而且没有任何警告。",
         "es": "Con mixed_float16, compile envuelve el optimizador en un LossScaleOptimizer, que divide cada gradiente entre la escala de pérdida antes de actualizar: espera los gradientes de una pérdida multiplicada por esa escala. Un train_step propio que no llama a scale_loss le entrega gradientes normales, así que cada actualización queda dividida entre {scale}: el modelo apenas aprende (con Adam los pasos se reducen a un pequeño porcentaje de los de float32) y nada avisa.",
-        "ko": "mixed_float16에서 compile은 옵티마이저를 LossScaleOptimizer로 감싸는데, 이 옵티마이저는 업데이트 전에 모든 그래디언트를 손실 스케일로 나눕니다. 즉 그 스케일을 곱한 손실의 그래디언트를 기대합니다. scale_loss를 호출하지 않는 사용자 정의 train_step은 평범한 그래디언트를 넘기므로 모든 업데이트가 {scale}(으)로 나뉩니다. 모델은 거의 학습하지 못하고(Adam에서는 스텝이 float32의 몇 퍼센트로 줄어듭니다), 아무 경고도 없습니다.",
+        "ko": "mixed_float16에서 compile은 옵티마이저를 LossScaleOptimizer로 감싸는데, 이 옵티마이저는 업데이트 전에 모든 그래디언트를 손실 스케일로 나눕니다. 즉 그 스케일을 곱한 손실의 그래디언트를 기대합니다. scale_loss를 호출하지 않는 사용자 정의 train_step은 평범한 그래디언트를 넘기므로 모든 업데이트가 본래의 1/{scale}로 작아집니다. 모델은 거의 학습하지 못하고(Adam에서는 스텝이 float32의 몇 퍼센트로 줄어듭니다), 아무 경고도 없습니다.",
         "ru": "При mixed_float16 compile оборачивает оптимизатор в LossScaleOptimizer, который перед обновлением делит каждый градиент на масштаб потерь: он ожидает градиенты функции потерь, умноженной на этот масштаб. Собственный train_step без вызова scale_loss передаёт ему обычные градиенты, поэтому каждое обновление делится на {scale}: модель почти не учится (с Adam шаги сокращаются до нескольких процентов от шагов float32), и ничто не предупреждает.",
     },
     "doctor.unscaled-train-step.fix": {
@@ -490,7 +490,7 @@ MESSAGES = {
         "en": "call makes a new layer each time it runs; that layer takes the global policy ({global}), not this layer's, and returns {dtype}.",
         "zh": "call 每次运行都会创建一个新层；这个新层采用的是全局策略（{global}），而不是本层的策略，于是返回 {dtype}。",
         "es": "call crea una capa nueva cada vez que se ejecuta; esa capa toma la política global ({global}), no la de esta capa, y devuelve {dtype}.",
-        "ko": "call이 실행될 때마다 새 레이어를 만듭니다. 그 레이어는 이 레이어의 정책이 아니라 전역 정책({global})을 따르므로 {dtype}을(를) 반환합니다.",
+        "ko": "call이 실행될 때마다 새 레이어를 만듭니다. 그 레이어는 이 레이어의 정책이 아니라 전역 정책({global})을 따르므로 {dtype} 텐서를 반환합니다.",
         "ru": "call при каждом запуске создаёт новый слой; этот слой получает глобальную политику ({global}), а не политику этого слоя, и возвращает {dtype}.",
     },
     "doctor.call-time-layer.why": {
@@ -533,7 +533,7 @@ MESSAGES = {
         "en": "The final softmax is computed in {dtype}.",
         "zh": "最后的 softmax 以 {dtype} 计算。",
         "es": "La softmax final se calcula en {dtype}.",
-        "ko": "마지막 softmax가 {dtype}(으)로 계산됩니다.",
+        "ko": "마지막 softmax가 {dtype} dtype으로 계산됩니다.",
         "ru": "Последний softmax вычисляется в {dtype}.",
     },
     "doctor.half-softmax.why": {
@@ -575,7 +575,7 @@ MESSAGES = {
         "en": "The loss is computed in {dtype}.",
         "zh": "损失以 {dtype} 计算。",
         "es": "La pérdida se calcula en {dtype}.",
-        "ko": "손실이 {dtype}(으)로 계산됩니다.",
+        "ko": "손실이 {dtype} dtype으로 계산됩니다.",
         "ru": "Функция потерь вычисляется в {dtype}.",
     },
     "doctor.half-loss.why": {
@@ -638,7 +638,7 @@ MESSAGES = {
         "en": "Use the policy that pays off here: {best}.",
         "zh": "使用在这里有收益的策略：{best}。",
         "es": "Usa la política que compensa aquí: {best}.",
-        "ko": "여기서 이득이 있는 정책인 {best}을(를) 쓰세요.",
+        "ko": "여기서 이득이 있는 {best} 정책을 쓰세요.",
         "ru": "Используйте политику, которая здесь окупается: {best}.",
     },
     "doctor.slow-bfloat16.what": {
@@ -659,15 +659,15 @@ MESSAGES = {
         "en": "Use the policy that pays off here: {best}.",
         "zh": "使用在这里有收益的策略：{best}。",
         "es": "Usa la política que compensa aquí: {best}.",
-        "ko": "여기서 이득이 있는 정책인 {best}을(를) 쓰세요.",
+        "ko": "여기서 이득이 있는 {best} 정책을 쓰세요.",
         "ru": "Используйте политику, которая здесь окупается: {best}.",
     },
     "doctor.tensor-core-size.what": {
         "en": "The weight has shape {shape}: {dims} not a multiple of 8.",
         "zh": "权重形状为 {shape}：{dims} 不是 8 的倍数。",
         "es": "El peso tiene forma {shape}; dimensiones que no son múltiplo de 8: {dims}.",
-        "ko": "가중치의 형태가 {shape}이며, {dims}은(는) 8의 배수가 아닙니다.",
-        "ru": "Вес имеет форму {shape}: {dims} не кратно 8.",
+        "ko": "가중치의 형태가 {shape}입니다. 8의 배수가 아닌 크기: {dims}.",
+        "ru": "Вес имеет форму {shape}; размеры, не кратные 8: {dims}.",
     },
     "doctor.tensor-core-size.why": {
         "en": "NVIDIA Tensor Cores multiply 16-bit matrices fastest when the dimensions (units, filters, channels, embedding width, and the batch size) are multiples of 8; other sizes use slower kernels or padding. This matters on GPUs, not on CPUs.",

@@ -212,7 +212,7 @@ MESSAGES = {
         "en": "Loss scale fixed at {scale}",
         "zh": "损失缩放因子固定为 {scale}",
         "es": "Escala de pérdida fija en {scale}",
-        "ko": "손실 스케일을 {scale}(으)로 고정",
+        "ko": "손실 스케일을 {scale}에 고정",
         "ru": "Масштаб потерь зафиксирован на {scale}",
     },
     # --- controls

@@ -358,7 +358,7 @@ MESSAGES = {
         "en": "{kind} × {scale} stored in {fmt}",
         "zh": "{kind} × {scale}，以 {fmt} 存储",
         "es": "{kind} × {scale} almacenados en {fmt}",
-        "ko": "{kind} × {scale}을(를) {fmt}(으)로 저장",
+        "ko": "{kind} × {scale}, {fmt} dtype으로 저장",
         "ru": "{kind} × {scale}, хранимые в {fmt}",
     },
     "formats.grad.band.zero": {

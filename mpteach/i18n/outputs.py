@@ -102,7 +102,7 @@ MESSAGES = {
     "out.scaled": {
         "en": "scaled",
         "zh": "缩放后",
-        "es": "escalado",
+        "es": "con escalado",
         "ko": "스케일링 후",
         "ru": "с масштабом",
     },

@@ -57,7 +57,8 @@ def describe(summary: dict[str, Any], lang: str | None = None) -> str:
     settle = summary["settle_step"]
     underflow = summary["underflow"]
     parts = [
-        _t("skipped", lang, skipped=summary["skipped"], steps=summary["steps"],
+        _t("skipped", lang, skipped=i18n.number(summary["skipped"], lang),
+           steps=i18n.number(summary["steps"], lang),
            percent=f"{summary['skipped_fraction'] * 100:.2f}"),
         _t("settled", lang, step=settle) if settle is not None else _t("never_settled", lang),
         _t("underflow", lang, percent=f"{underflow * 100:.1f}") if underflow is not None

@@ -92,9 +92,17 @@ export function summary(data, settings, sim = run(data, settings)) {
   };
 }
 
+// A count with its thousands grouped as i18n.number does (labels.thousands: "," or " " or "").
+function grouped(n, separator) {
+  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, separator);
+}
+
 export function describe(s, labels) {
   return [
-    fill(labels.skipped, { skipped: s.skipped, steps: s.steps, percent: pyFixed(s.skipped_fraction * 100, 2) }),
+    fill(labels.skipped, {
+      skipped: grouped(s.skipped, labels.thousands), steps: grouped(s.steps, labels.thousands),
+      percent: pyFixed(s.skipped_fraction * 100, 2),
+    }),
     s.settle_step === null ? labels.neverSettled : fill(labels.settled, { step: s.settle_step }),
     s.underflow === null ? labels.noStepApplied : fill(labels.underflow, { percent: pyFixed(s.underflow * 100, 1) }),
   ].map((part) => (part.endsWith("。") ? part : `${part} `)).join("").trimEnd(); // 。 holds its space
