@@ -303,7 +303,7 @@ MESSAGES = {
         "zh": "{name:14} {count:3d} 个正的有限值，{low} .. {high}",
         "es": "{name:14} {count:3d} valores finitos positivos, {low} .. {high}",
         "ko": "{name:14} 양의 유한값 {count:3d}개, {low} .. {high}",
-        "ru": "{name:14} {count:3d} положительных конечных значений, {low} .. {high}",
+        "ru": "{name:14} положительных конечных значений: {count}, от {low} до {high}",
     },
     "fig.ch09.log2_value": {
         "en": "log2 of the value",
