@@ -74,10 +74,14 @@ def lab(request, tmp_path_factory):
     (home / "notebooks").mkdir()
     for chapter in CHAPTERS:
         nb = json.loads((ROOT / "notebooks" / "en" / f"{chapter}.ipynb").read_text("utf-8"))
-        if request.param == "colab-like":
-            # The saved widget state is ipywidgets 8's (for the website and nbviewer); a 7.7
-            # front end cannot restore it and says so on opening. Colab runs the cells anyway.
-            nb["metadata"].pop("widgets", None)
+        # A cleared chapter: no stored outputs or counts, so "every cell shows [n]" means this
+        # run has finished (stored counts would satisfy it before the run starts), and no saved
+        # widget view can stand in for the new one. (The saved widget state is ipywidgets 8's
+        # anyway; a 7.7 front end cannot restore it.)
+        nb["metadata"].pop("widgets", None)
+        for cell in nb["cells"]:
+            if cell["cell_type"] == "code":
+                cell["execution_count"], cell["outputs"] = None, []
         (home / "notebooks" / f"{chapter}.ipynb").write_text(json.dumps(nb), "utf-8")
     for name, values in SETTINGS.items():
         path = home / "settings" / name
@@ -149,7 +153,9 @@ def test_running_a_chapter_and_moving_each_widget_changes_what_it_draws(lab, cha
             page.set_default_timeout(RUN_TIMEOUT_MS)
             problems = []
             page.on("pageerror", lambda e: problems.append(f"{e}\n{e.stack}"))
-            page.goto(f"{base}/lab/tree/{chapter}.ipynb?token={token}")
+            # A workspace of its own, reset: Lab would otherwise reopen the previous chapter's tab,
+            # whose cells and widgets would be counted with this one's.
+            page.goto(f"{base}/lab/workspaces/{chapter}/tree/{chapter}.ipynb?token={token}&reset")
             # Run only once the kernel is up: the widget manager attaches to it when it connects.
             page.wait_for_function(
                 "() => /\\| Idle/.test(document.querySelector('#jp-main-statusbar')?.textContent)"
@@ -158,11 +164,16 @@ def test_running_a_chapter_and_moving_each_widget_changes_what_it_draws(lab, cha
             page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
             page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
             # Done when every code cell shows an execution count, [n].
-            page.wait_for_function(
-                """() => { const prompts = [...document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')];
-                           return prompts.length > 0 &&
-                                  prompts.every(p => /\\[\\d+\\]/.test(p.textContent)); }"""
-            )
+            try:
+                page.wait_for_function(
+                    """() => { const prompts = [...document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')];
+                               return prompts.length > 0 &&
+                                      prompts.every(p => /\\[\\d+\\]/.test(p.textContent)); }"""
+                )
+            except Exception:  # say which cells did not run, and what the page shows as errors
+                prompts = page.locator(".jp-CodeCell .jp-InputPrompt").all_text_contents()
+                errors = page.locator(".jp-OutputArea-output[data-mime-type*='error']")
+                pytest.fail(f"cells not run: {prompts}; errors: {errors.all_text_contents()[:3]}")
             assert not page.locator(".jp-OutputArea-output[data-mime-type*='error']").count(), (
                 "a cell raised an error"
             )
@@ -171,7 +182,6 @@ def test_running_a_chapter_and_moving_each_widget_changes_what_it_draws(lab, cha
             widgets = page.locator(
                 ".jp-Cell-outputArea > .jp-OutputArea-child > .jp-OutputArea-output:has(.jupyter-widgets)"
             )
-            # waits: a front end may still be swapping a saved widget view for the new one
             expect(widgets).to_have_count(CHAPTERS[chapter], timeout=30_000)
             for i in range(widgets.count()):
                 output = widgets.nth(i)
