@@ -372,20 +372,10 @@ _COLUMNS = ((5, False), (11, False), (4, False), (14, False), (16, False), (12, 
 
 def _table(rows: list[list[str]]) -> list[str]:
     """Header and rows aligned in :data:`_COLUMNS`, each widened to its widest cell as a monospace
-    font shows it (:func:`mpteach.i18n.width`: Chinese and Korean characters take two columns)."""
-    widths = [
-        max(least, *(i18n.width(row[i]) for row in rows)) for i, (least, _) in enumerate(_COLUMNS)
-    ]
-
-    def cell(text: str, i: int) -> str:
-        pad = " " * (widths[i] - i18n.width(text))
-        return text + pad if _COLUMNS[i][1] else pad + text
-
-    return [
-        "  " + " ".join(cell(text, i) for i, text in enumerate(row[:5]))
-        + "  " + " ".join(cell(text, i) for i, text in enumerate(row[5:], 5))
-        for row in rows
-    ]  # fmt: skip
+    font shows it (:func:`mpteach.i18n.aligned`), with a wider gap before the precision columns."""
+    least = [w for w, _ in _COLUMNS]
+    right = [not left for _, left in _COLUMNS]
+    return ["  " + line for line in i18n.aligned(rows, least, right, (1, 1, 1, 1, 2, 1, 1))]
 
 
 def format_published(rows: Iterable[dict[str, Any]] | None = None, lang: str | None = None) -> str:

@@ -375,7 +375,7 @@ def merge_results(docs: Iterable[dict[str, Any]]) -> dict[str, Any]:
 
 _COLUMNS = (8, 5, 3, 30, 10, 8)  # least widths of format_table's columns
 _RIGHT_ALIGNED = (False, True, True, False, True, True)
-_GAPS = (" ", " ", "  ", " ", " ")
+_GAPS = (1, 1, 2, 1, 1)
 
 
 def format_table(doc: dict[str, Any]) -> str:
@@ -390,18 +390,8 @@ def format_table(doc: dict[str, Any]) -> str:
         xla = "on" if row["xla"] else "off"
         ms, speedup = f"{row['median_s'] * 1e3:.3f}", f"{row['speedup']:.2f}x"
         table.append([row["workload"], str(row["size"]), xla, variant_label(row), ms, speedup])
-    # columns by display width (i18n.width), at least the English ones, so any language lines up
-    widths = [max(least, *(i18n.width(r[i]) for r in table)) for i, least in enumerate(_COLUMNS)]
-
-    def line(cells: list[str]) -> str:
-        padded = [
-            " " * (w - i18n.width(c)) + c if right else c + " " * (w - i18n.width(c))
-            for c, w, right in zip(cells, widths, _RIGHT_ALIGNED, strict=True)
-        ]
-        return "".join(p + gap for p, gap in zip(padded, (*_GAPS, ""), strict=True))
-
     lines = [f"{doc['hardware']['label']} | {software_label(doc)} | {doc['created'][:10]}"]
-    lines += [line(cells) for cells in table]
+    lines += i18n.aligned(table, _COLUMNS, _RIGHT_ALIGNED, _GAPS)  # at least the English widths
     lines.append(t("bench.footnote"))
     dropped = {
         (row["workload"], row["size"], row["xla"]): (

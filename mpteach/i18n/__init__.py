@@ -177,6 +177,29 @@ def pad(labels: Sequence[str], least: int = 0) -> list[str]:
     return [label + " " * (widest - width(label)) for label in labels]
 
 
+def aligned(
+    rows: Sequence[Sequence[str]],
+    least: Sequence[int],
+    right: Sequence[bool],
+    gaps: Sequence[int],
+) -> list[str]:
+    """Rows of cells as lines of a fixed-layout table, in any language (see :func:`width`):
+    column ``i`` is at least ``least[i]`` wide, right-aligned where ``right[i]``, and followed by
+    ``gaps[i]`` spaces (none after the last). Lines keep their trailing spaces.
+
+    >>> aligned([["格式", "位"], ["float16", "16"]], least=(4, 3), right=(False, True), gaps=(2,))
+    ['格式      位', 'float16   16']
+    """
+    widths = [max(w, *(width(row[i]) for row in rows)) for i, w in enumerate(least)]
+
+    def cell(text: str, i: int) -> str:
+        fill = " " * (widths[i] - width(text))
+        return fill + text if right[i] else text + fill
+
+    spaces = [" " * n for n in gaps] + [""]
+    return ["".join(cell(c, i) + spaces[i] for i, c in enumerate(row)) for row in rows]
+
+
 def columns(rows: Sequence[Sequence[object]], gap: int = 2) -> str:
     """Rows of values as aligned text columns, in any language (see :func:`width`).
 
@@ -187,12 +210,7 @@ def columns(rows: Sequence[Sequence[object]], gap: int = 2) -> str:
     float16  16
     """
     cells = [[str(value) for value in row] for row in rows]
-    widths = [
-        max(width(row[i]) for row in cells if i < len(row)) for i in range(max(map(len, cells)))
-    ]
-    return "\n".join(
-        (" " * gap)
-        .join(c + " " * (w - width(c)) for c, w in zip(row, widths, strict=False))
-        .rstrip()
-        for row in cells
-    )
+    n = max(map(len, cells))
+    full = [row + [""] * (n - len(row)) for row in cells]  # a short row ends early
+    lines = aligned(full, least=[0] * n, right=[False] * n, gaps=[gap] * (n - 1))
+    return "\n".join(line.rstrip() for line in lines)
