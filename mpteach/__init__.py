@@ -35,6 +35,7 @@ _LAZY = {
     "set_language": "mpteach.i18n",
     "get_language": "mpteach.i18n",
     "columns": "mpteach.i18n",
+    "lined_up": "mpteach.i18n",
 }
 _SUBMODULES = {
     "layers",

@@ -372,10 +372,11 @@ _COLUMNS = ((5, False), (11, False), (4, False), (14, False), (16, False), (12, 
 
 def _table(rows: list[list[str]]) -> list[str]:
     """Header and rows aligned in :data:`_COLUMNS`, each widened to its widest cell as a monospace
-    font shows it (:func:`mpteach.i18n.aligned`), with a wider gap before the precision columns."""
+    font shows it (:func:`mpteach.i18n.aligned`), two spaces apart so that two headers never read
+    as one."""
     least = [w for w, _ in _COLUMNS]
     right = [not left for _, left in _COLUMNS]
-    return ["  " + line for line in i18n.aligned(rows, least, right, (1, 1, 1, 1, 2, 1, 1))]
+    return ["  " + line for line in i18n.aligned(rows, least, right, (2,) * (len(least) - 1))]
 
 
 def format_published(rows: Iterable[dict[str, Any]] | None = None, lang: str | None = None) -> str:
@@ -390,6 +391,9 @@ def format_published(rows: Iterable[dict[str, Any]] | None = None, lang: str | N
 
     def t(key: str, **values: Any) -> str:
         return i18n.t(f"speed.published.{key}", lang, **values)
+
+    def xla_cell(xla: bool | None) -> str:
+        return "-" if xla is None else i18n.t("bench.xla.on" if xla else "bench.xla.off", lang)
 
     lines = [t("title"), t("ratio_note"), ""]
     if not rows:
@@ -418,7 +422,7 @@ def format_published(rows: Iterable[dict[str, Any]] | None = None, lang: str | N
                 stated += f" !{len(notes)}"
             tp = row["throughput"]
             table.append([
-                str(row["gpus"]), batch_label(row), {True: "on", False: "off", None: "-"}[row["xla"]],
+                str(row["gpus"]), batch_label(row), xla_cell(row["xla"]),
                 _number(tp["baseline"]), _number(tp["mixed"]), tp["unit"],
                 f"{published_speedup(row):.2f}×", stated,
             ])  # fmt: skip

@@ -385,9 +385,9 @@ def format_table(doc: dict[str, Any]) -> str:
     it need not equal the ratio of the two medians when the machine's speed drifts.
     """
     head = ["workload", "size", "xla", "variant", "median_ms", "speedup"]
-    table = [[t(f"bench.col.{c}") if c != "xla" else c for c in head]]
+    table = [[t(f"bench.col.{c}") for c in head]]
     for row in doc["rows"]:
-        xla = "on" if row["xla"] else "off"
+        xla = t("bench.xla.on" if row["xla"] else "bench.xla.off")
         ms, speedup = f"{row['median_s'] * 1e3:.3f}", f"{row['speedup']:.2f}x"
         table.append([row["workload"], str(row["size"]), xla, variant_label(row), ms, speedup])
     lines = [f"{doc['hardware']['label']} | {software_label(doc)} | {doc['created'][:10]}"]
@@ -402,7 +402,7 @@ def format_table(doc: dict[str, Any]) -> str:
         if row["dropped_rounds"]
     }
     for (workload, size, xla), (n, rounds) in dropped.items():
-        on_off = "on" if xla else "off"
+        on_off = t("speed.explorer.xla_on" if xla else "speed.explorer.xla_off")
         factor = f"{OUTLIER_FACTOR:g}"
         lines.append(
             t(

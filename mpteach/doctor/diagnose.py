@@ -226,7 +226,7 @@ def error_finding(
         attributes = autocast_culprits(culprit, _succeeds(rerun))
         if attributes:
             values["attribute"] = attributes[0]
-            values["variables"] = ", ".join(attributes)
+            values["variables"] = tuple(attributes)
             return Finding(
                 "autocast-off-variable", path(culprit), (policy,), values, where_lines, phase=phase
             )
@@ -268,7 +268,7 @@ def cast_findings(layer: keras.layers.Layer, path: Path) -> list[Finding]:
         }
         lines, names = source.weight_casts(cls, autocast)
         if lines:
-            values = {"variables": ", ".join(f"self.{n}" for n in names)}
+            values = {"variables": tuple(f"self.{n}" for n in names)}
             findings.append(Finding("manual-cast", path(sublayer), (), values, tuple(lines)))
     return findings
 
@@ -324,7 +324,7 @@ def output_findings(
             return [Finding("call-time-layer", path(layer), (policy,), values, lines, phase=phase)]
     attributes = autocast_culprits(layer, lambda: not _wide_dtypes(rerun()))
     if attributes:
-        values |= {"attribute": attributes[0], "variables": ", ".join(attributes)}
+        values |= {"attribute": attributes[0], "variables": tuple(attributes)}
         code, lines = "autocast-off-variable", ()
     else:
         lines = tuple(source.tensor_creations(type(layer)))
@@ -454,7 +454,7 @@ def numeric_findings(
     pairs = [(name, r, p) for (_, r), (name, p) in zip(ref_grads, probe.grads, strict=True)]
     broken = [name for name, r, p in pairs if _finite(r) and not _finite(p)]
     if broken:
-        values["variables"] = ", ".join(broken)
+        values["variables"] = tuple(broken)
         return [Finding("non-finite-gradient", path, (policy,), values)]
     if reference is None or not compare_zeros:
         return []
@@ -471,7 +471,7 @@ def numeric_findings(
             vanished.append(name)
             lost, total = lost + zeroed, total + int(np.count_nonzero(nonzero))
     if vanished:
-        values |= {"variables": ", ".join(vanished), "percent": f"{100 * lost / total:.0f}%"}
+        values |= {"variables": tuple(vanished), "percent": f"{100 * lost / total:.0f}%"}
         return [Finding("vanishing-gradient", path, (policy,), values)]
     return []
 
@@ -511,7 +511,7 @@ def tensor_core_findings(layer: keras.layers.Layer, path: Path) -> list[Finding]
         if odd:
             values = {
                 "shape": "×".join(map(str, shape)),
-                "dims": ", ".join(map(str, odd)),
+                "dims": tuple(map(str, odd)),
             }
             findings.append(Finding("tensor-core-size", path(v), (), values))
     return findings
@@ -751,7 +751,7 @@ def variable_update_findings(
                 x for x in source.variable_assignments(type(sublayer), names) if x not in lines
             ]
     values = {
-        "variables": ", ".join(name for name, _ in lost),
+        "variables": tuple(name for name, _ in lost),
         "attribute": attribute,
         "compute": compute,
         "share": f"{max(share for _, share in lost):.0%}",

@@ -171,7 +171,7 @@ def _check_under(
     findings += numeric
     uncast, effect = keras2_effect(layer, args, kwargs)
     if effect is not None:
-        values = {"arguments": ", ".join(uncast), "effect": effect}
+        values = {"arguments": tuple(uncast), "effect": effect}
         findings.append(Finding("keras2-uncast-argument", path(layer), (policy,), values))
     if copied:
         compute_args, compute_kwargs = rounded(args, compute), rounded(kwargs, compute)

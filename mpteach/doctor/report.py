@@ -153,7 +153,8 @@ class Phrase:
 class Finding:
     """One problem: ``code`` (see :data:`CODES`), where (``path``), under which ``policies``.
 
-    ``values`` fill the placeholders of the code's messages (strings or :class:`Phrase`);
+    ``values`` fill the placeholders of the code's messages: strings, :class:`Phrase`, or tuples
+    of names, which are listed as the language lists them (:func:`mpteach.i18n.join`);
     ``source`` lists the lines of code it is about, e.g. ``"AddRandom.call:7: ..."``.
     ``policies`` is empty when the finding does not depend on the policy. ``phase`` is
     ``"training"`` for what happens only when the layer or model trains (``training=True``,
@@ -181,11 +182,14 @@ class Finding:
             raise ValueError(f"phase={self.phase!r}; choose one of {PHASES}.")
 
     def _text(self, part: str, lang: str | None) -> str:
-        values = {
-            name: t(value.key, lang) if isinstance(value, Phrase) else value
-            for name, value in self.values.items()
-        }
+        values = {name: self._shown(value, lang) for name, value in self.values.items()}
         return t(f"doctor.{self.code}.{part}", lang, **values)
+
+    @staticmethod
+    def _shown(value: object, lang: str | None) -> object:
+        if isinstance(value, Phrase):
+            return t(value.key, lang)
+        return i18n.join(value, lang) if isinstance(value, tuple) else value
 
     def what(self, lang: str | None = None) -> str:
         """What is wrong, in ``lang`` (default: the current language)."""
@@ -218,21 +222,20 @@ _SHORT_VALUE = re.compile(r"^[\w.%+-]+$")
 
 
 def _joined(old: object, new: object) -> object:
-    """``old`` and ``new`` shown together: dtypes and shares as ``"float16/bfloat16"``, names
-    and paths (``"net/dense/kernel"``) as ``"a, b"``; sentences keep the first policy's."""
+    """``old`` and ``new`` shown together: dtypes and shares as ``"float16/bfloat16"``, tuples of
+    names or paths as one tuple without repeats; sentences keep the first policy's."""
+    if isinstance(old, tuple) and isinstance(new, tuple):
+        return old + tuple(item for item in new if item not in old)
     if new == old or not isinstance(new, str) or not isinstance(old, str):
         return old
     if _SHORT_VALUE.match(new) and all(_SHORT_VALUE.match(part) for part in old.split("/")):
         return old if new in old.split("/") else f"{old}/{new}"
-    old_items, new_items = old.split(", "), new.split(", ")
-    if all(item and " " not in item for item in old_items + new_items):  # names or paths
-        return ", ".join(old_items + [item for item in new_items if item not in old_items])
     return old
 
 
 def merge(findings: Iterable[Finding]) -> list[Finding]:
     """One finding per (code, path): the policies of repeats are joined, and short values that
-    differ between policies are shown together (``"float16/bfloat16"``, ``"a/b, c/d"``);
+    differ between policies are shown together (``"float16/bfloat16"``, names once each);
     sentences (error messages) keep the first policy's. Sorted by severity, then path."""
     merged: dict[tuple[str, str], Finding] = {}
     for f in findings:

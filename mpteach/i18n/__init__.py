@@ -177,6 +177,33 @@ def pad(labels: Sequence[str], least: int = 0) -> list[str]:
     return [label + " " * (widest - width(label)) for label in labels]
 
 
+def lined_up(lines: Sequence[str]) -> str:
+    """Lines ``label: value`` with their values lined up in any language: each label, with the
+    separator that ends it (``': '``, or ``'：'`` in Chinese), is padded to the widest (see
+    :func:`width`). A label is everything before the first separator.
+
+    >>> print(lined_up(["policy: mixed_float16", "kernel dtype: float32"]))
+    policy:       mixed_float16
+    kernel dtype: float32
+    >>> print(lined_up(["策略：mixed_float16", "kernel 的 dtype：float32"]))
+    策略：           mixed_float16
+    kernel 的 dtype：float32
+    >>> lined_up(["no separator"])
+    Traceback (most recent call last):
+    ...
+    ValueError: lines must each hold 'label: value' (or 'label：value'); 'no separator' has no separator
+    """
+    parts = []
+    for line in lines:
+        if not (match := re.match(r"(.*?(?:：|: ))(.*)", line, re.DOTALL)):
+            raise ValueError(
+                f"lines must each hold 'label: value' (or 'label：value'); {line!r} has no separator"
+            )
+        parts.append(match.groups())
+    labels = pad([label for label, _ in parts])
+    return "\n".join(label + value for label, (_, value) in zip(labels, parts, strict=True))
+
+
 def aligned(
     rows: Sequence[Sequence[str]],
     least: Sequence[int],

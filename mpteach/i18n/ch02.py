@@ -48,14 +48,14 @@ MESSAGES = {
         "en": '{name!r} does not compute in {answer!r}. The compute dtype is the name itself, or the part after "mixed_".',
         "zh": '{name!r} 的计算 dtype 不是 {answer!r}。计算 dtype 就是名字本身，或者 "mixed_" 后面的部分。',
         "es": "{name!r} no calcula en {answer!r}. El dtype de cálculo es el propio nombre o la parte que sigue a «mixed_».",
-        "ko": '{name!r}의 연산 dtype은 {answer!r}이(가) 아닙니다. 연산 dtype은 이름 그 자체이거나 "mixed_" 뒤의 부분입니다.',
+        "ko": '{name!r} 정책은 {answer!r} dtype으로 연산하지 않습니다. 연산 dtype은 이름 그 자체이거나 "mixed_" 뒤의 부분입니다.',
         "ru": "Политика {name!r} считает не в {answer!r}. Её dtype вычислений — это само имя или его часть после «mixed_».",
     },
     "checks.ch02.policy_variable_mixed": {
         "en": '{name!r} does not store its variables in {answer!r}: every "mixed_" policy keeps variables in float32, so that small updates are not rounded away.',
         "zh": '{name!r} 不会把变量保存为 {answer!r}：所有 "mixed_" 策略都把变量保存为 float32，这样微小的更新不会被舍入掉。',
         "es": "{name!r} no guarda sus variables en {answer!r}: toda política «mixed_» las guarda en float32, para que las actualizaciones pequeñas no se pierdan al redondear.",
-        "ko": '{name!r}은(는) 변수를 {answer!r}(으)로 저장하지 않습니다. 모든 "mixed_" 정책은 작은 업데이트가 반올림으로 사라지지 않도록 변수를 float32로 저장합니다.',
+        "ko": '{name!r} 정책은 변수를 {answer!r} dtype으로 저장하지 않습니다. 모든 "mixed_" 정책은 작은 업데이트가 반올림으로 사라지지 않도록 변수를 float32로 저장합니다.',
         "ru": "{name!r} хранит переменные не в {answer!r}: любая политика «mixed_» держит их в float32, чтобы малые обновления не терялись при округлении.",
     },
     "checks.ch02.policy_variable_pure": {
@@ -65,8 +65,7 @@ MESSAGES = {
         "都设为这个类型（而不是 {answer!r}）。",
         "es": "{name!r} no es una política mixta: un nombre de dtype simple fija los dos dtypes, "
         "también el de las variables, a ese tipo (no a {answer!r}).",
-        "ko": "{name!r}은(는) 혼합 정책이 아닙니다. 일반 dtype 이름은 변수를 포함해 두 dtype을 모두 "
-        "그 타입으로 정합니다({answer!r}이(가) 아닙니다).",
+        "ko": "{name!r} 정책은 혼합 정책이 아닙니다. 일반 dtype 이름은 변수를 포함해 두 dtype을 모두 그 타입으로 정합니다({answer!r} 아님).",
         "ru": "{name!r} — не смешанная политика: простое имя типа задаёт этот тип для обоих "
         "dtype, включая переменные (а не {answer!r}).",
     },
@@ -74,7 +73,7 @@ MESSAGES = {
         "en": "{name} is a class. Build a layer by calling it, {name}(...), and give that layer.",
         "zh": "{name} 是一个类。请调用它 {name}(...) 创建一个层，然后给出这个层。",
         "es": "{name} es una clase. Crea una capa llamándola, {name}(...), y da esa capa.",
-        "ko": "{name}은(는) 클래스입니다. {name}(...)처럼 호출해 레이어를 만들고 그 레이어를 답으로 주세요.",
+        "ko": "{name} 자체는 클래스입니다. {name}(...)처럼 호출해 레이어를 만들고 그 레이어를 답으로 주세요.",
         "ru": "{name} — это класс. Создайте слой вызовом {name}(...) и передайте этот слой.",
     },
     "checks.ch02.float32_layer_ok": {
@@ -90,7 +89,7 @@ MESSAGES = {
         "zh": '这个层采用了全局策略 {name!r}，用 16 位计算。创建它时请传入 dtype="float32"。',
         "es": "Esta capa tomó la política global {name!r} y calcula en 16 bits. "
         'Pasa dtype="float32" al crearla.',
-        "ko": '이 레이어는 전역 정책 {name!r}을(를) 받아 16비트로 연산합니다. 만들 때 dtype="float32"를 넘기세요.',
+        "ko": '이 레이어는 전역 정책({name!r})을 받아 16비트로 연산합니다. 만들 때 dtype="float32"를 넘기세요.',
         "ru": "Этот слой взял глобальную политику {name!r} и считает в 16 битах. "
         'Передайте dtype="float32" при создании.',
     },
@@ -105,7 +104,7 @@ MESSAGES = {
         "en": "{answer!r} is a string. Give the policy object itself: answer = keras.config.dtype_policy().",
         "zh": "{answer!r} 是字符串。请给出策略对象本身：answer = keras.config.dtype_policy()。",
         "es": "{answer!r} es una cadena. Responde con el propio objeto de la política: answer = keras.config.dtype_policy().",
-        "ko": "{answer!r}은(는) 문자열입니다. answer = keras.config.dtype_policy()처럼 정책 객체 자체를 주세요.",
+        "ko": "입력한 값({answer!r})은 문자열입니다. answer = keras.config.dtype_policy()처럼 정책 객체 자체를 주세요.",
         "ru": "{answer!r} — строка. Передайте сам объект политики: answer = keras.config.dtype_policy().",
     },
     "checks.ch02.global_is_mpteach": {
@@ -187,7 +186,7 @@ MESSAGES = {
         "ru": "mpteach после None: {value}",
     },
     "out.ch02.by_name": {
-        "en": "by name:   {value}",
+        "en": "by name: {value}",
         "zh": "用名称指定：{value}",
         "es": "por nombre: {value}",
         "ko": "이름으로 지정: {value}",
@@ -208,7 +207,7 @@ MESSAGES = {
         "ru": "политики совпадают: {value}",
     },
     "out.ch02.default": {
-        "en": "default:   {value}",
+        "en": "default: {value}",
         "zh": "默认：{value}",
         "es": "por defecto: {value}",
         "ko": "기본값: {value}",

@@ -26,14 +26,14 @@ MESSAGES = {
         "en": 'Inside call a read is not {answer!r}: the layer reads its variables in its compute dtype, which for mixed_bfloat16 is the part after "mixed_".',
         "zh": '在 call 内部读到的不是 {answer!r}：层按计算 dtype 读取变量，对 mixed_bfloat16 来说就是 "mixed_" 后面的部分。',
         "es": "Dentro de call la lectura no es {answer!r}: la capa lee sus variables en su dtype de cálculo, que en mixed_bfloat16 es lo que sigue a «mixed_».",
-        "ko": 'call 안에서 읽은 값은 {answer!r}이(가) 아닙니다. 레이어는 변수를 연산 dtype으로 읽으며, mixed_bfloat16에서는 "mixed_" 뒤의 부분입니다.',
+        "ko": 'call 안에서 읽은 값은 {answer!r} dtype이 아닙니다. 레이어는 변수를 연산 dtype으로 읽으며, mixed_bfloat16에서는 "mixed_" 뒤의 부분입니다.',
         "ru": "Внутри call чтение даёт не {answer!r}: слой читает переменные в своём типе вычислений, а у mixed_bfloat16 это часть после «mixed_».",
     },
     "checks.ch03.read_outside": {
         "en": "Outside call the kernel is not {answer!r}: it is stored, and read, in the variable dtype (float32).",
         "zh": "在 call 外部 kernel 不是 {answer!r}：它以变量 dtype（float32）保存和读取。",
         "es": "Fuera de call el kernel no es {answer!r}: se guarda, y se lee, en el dtype de las variables (float32).",
-        "ko": "call 밖에서 커널은 {answer!r}이(가) 아닙니다. 변수 dtype(float32)으로 저장되고 읽힙니다.",
+        "ko": "call 밖에서 커널은 {answer!r} dtype이 아닙니다. 변수 dtype(float32)으로 저장되고 읽힙니다.",
         "ru": "Снаружи call матрица весов kernel — не {answer!r}: она хранится и читается в dtype переменных (float32).",
     },
     "checks.ch03.version_missing": {
@@ -47,7 +47,7 @@ MESSAGES = {
         "en": 'Keras 2 did not give {answer}: it cast only the first argument, so a becomes float64 and b stays float32 (the "bug" in the old documentation).',
         "zh": "Keras 2 的结果不是 {answer}：它只转换第一个参数，所以 a 变成 float64，b 仍是 float32（旧文档里的那个“bug”）。",
         "es": "Keras 2 no daba {answer}: solo convertía el primer argumento, así que a pasa a float64 y b sigue en float32 (el «bug» de la documentación antigua).",
-        "ko": 'Keras 2의 결과는 {answer}이(가) 아닙니다. 첫 번째 인자만 캐스팅했으므로 a는 float64가 되고 b는 float32로 남습니다(옛 문서의 "버그").',
+        "ko": 'Keras 2에서는 {answer} 결과가 나오지 않습니다. 첫 번째 인자만 캐스팅했으므로 a는 float64가 되고 b는 float32로 남습니다(옛 문서의 "버그").',
         "ru": "Keras 2 давал не {answer}: он приводил только первый аргумент, поэтому a становится float64, а b остаётся float32 («баг» из старой документации).",
     },
     "checks.ch03.cast_keras3": {
@@ -56,8 +56,7 @@ MESSAGES = {
         "zh": "Keras 3 的结果不是 {answer}：它会把每个浮点参数（位置参数或关键字参数）都转换为计算 dtype float64。",
         "es": "Keras 3 no da {answer}: convierte todos los argumentos de coma flotante, posicionales o "
         "con nombre, al dtype de cálculo float64.",
-        "ko": "Keras 3의 결과는 {answer}이(가) 아닙니다. 위치 인자든 키워드 인자든 모든 부동소수점 인자를 "
-        "연산 dtype인 float64로 캐스팅합니다.",
+        "ko": "Keras 3에서는 {answer} 결과가 나오지 않습니다. 위치 인자든 키워드 인자든 모든 부동소수점 인자를 연산 dtype인 float64로 캐스팅합니다.",
         "ru": "Keras 3 даёт не {answer}: он приводит все аргументы с плавающей точкой, позиционные "
         "и именованные, к dtype вычислений float64.",
     },
@@ -74,7 +73,7 @@ MESSAGES = {
         "zh": "请给出层的类本身（answer = AddNoise），而不是 {actual}；检查会在几种策略下创建它。",
         "es": "Responde con la clase de la capa (answer = AddNoise), no con un {actual}; la comprobación la crea "
         "con varias políticas.",
-        "ko": "{actual}이(가) 아니라 레이어 클래스 자체(answer = AddNoise)를 주세요. 검사에서 여러 정책으로 레이어를 만듭니다.",
+        "ko": "{actual} 객체가 아니라 레이어 클래스 자체(answer = AddNoise)를 주세요. 검사에서 여러 정책으로 레이어를 만듭니다.",
         "ru": "Передайте сам класс слоя (answer = AddNoise), а не {actual}; проверка создаёт его "
         "с несколькими политиками.",
     },
@@ -85,8 +84,7 @@ MESSAGES = {
         "请用 dtype=inputs.dtype（或 self.compute_dtype）创建它。",
         "es": "Con {policy!r} la capa lanzó {error}. Las entradas llegan en el dtype de cálculo, pero el "
         "ruido se creó en float32: créalo con dtype=inputs.dtype (o self.compute_dtype).",
-        "ko": "{policy!r}에서 레이어가 {error}을(를) 일으켰습니다. 입력은 연산 dtype으로 들어오는데 잡음은 "
-        "float32로 만들어졌습니다. dtype=inputs.dtype(또는 self.compute_dtype)로 만드세요.",
+        "ko": "{policy!r} 정책에서 레이어가 {error} 예외를 일으켰습니다. 입력은 연산 dtype으로 들어오는데 잡음은 float32로 만들어졌습니다. dtype=inputs.dtype(또는 self.compute_dtype)으로 만드세요.",
         "ru": "С политикой {policy!r} слой выбросил {error}. Входы приходят в dtype вычислений, а шум "
         "создан в float32: создавайте его с dtype=inputs.dtype (или self.compute_dtype).",
     },
@@ -97,8 +95,7 @@ MESSAGES = {
         "改为按 inputs.dtype 生成噪声。",
         "es": "Con {policy!r} la salida es {dtype}, no el dtype de cálculo {compute}. No conviertas tú "
         "las entradas; crea el ruido en inputs.dtype.",
-        "ko": "{policy!r}에서 출력이 연산 dtype {compute}이(가) 아니라 {dtype}입니다. 입력을 직접 캐스팅하지 말고 "
-        "잡음을 inputs.dtype으로 만드세요.",
+        "ko": "{policy!r} 정책에서 출력 dtype이 연산 dtype({compute})이 아니라 {dtype}입니다. 입력을 직접 캐스팅하지 말고 잡음을 inputs.dtype으로 만드세요.",
         "ru": "С политикой {policy!r} выход имеет dtype {dtype}, а не dtype вычислений {compute}. Не "
         "приводите входы сами; создавайте шум в inputs.dtype.",
     },
@@ -119,23 +116,23 @@ MESSAGES = {
     "out.ch03.outside_scope": {
         "en": "outside: {value}",
         "zh": "作用域外：{value}",
-        "es": "fuera del ámbito:    {value}",
+        "es": "fuera del ámbito: {value}",
         "ko": "스코프 밖: {value}",
-        "ru": "вне области:    {value}",
+        "ru": "вне области: {value}",
     },
     "out.ch03.inside_scope": {
-        "en": "inside:  {value} | stored as {stored}",
+        "en": "inside: {value} | stored as {stored}",
         "zh": "作用域内：{value} | 存储为 {stored}",
-        "es": "dentro del ámbito:   {value} | almacenada como {stored}",
+        "es": "dentro del ámbito: {value} | almacenada como {stored}",
         "ko": "스코프 안: {value} | 저장 dtype: {stored}",
         "ru": "внутри области: {value} | хранится как {stored}",
     },
     "out.ch03.after_scope": {
-        "en": "after:   {value}",
+        "en": "after: {value}",
         "zh": "离开作用域后：{value}",
         "es": "al salir del ámbito: {value}",
         "ko": "스코프를 나온 뒤: {value}",
-        "ru": "после выхода:   {value}",
+        "ru": "после выхода: {value}",
     },
     "out.ch03.keras_kernel_output": {
         "en": "keras:   kernel {kernel} -> output {output}",

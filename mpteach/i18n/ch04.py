@@ -7,8 +7,7 @@ MESSAGES = {
         "zh": "请给出层的类本身（keras.layers.Layer 的子类），而不是 {actual}；检查会在几种策略下创建它。",
         "es": "Responde con la clase de la capa (una subclase de keras.layers.Layer), no con un {actual}; "
         "la comprobación la crea con varias políticas.",
-        "ko": "{actual}이(가) 아니라 레이어 클래스 자체(keras.layers.Layer의 하위 클래스)를 주세요. "
-        "검사에서 여러 정책으로 레이어를 만듭니다.",
+        "ko": "{actual} 객체가 아니라 레이어 클래스 자체(keras.layers.Layer의 하위 클래스)를 주세요. 검사에서 여러 정책으로 레이어를 만듭니다.",
         "ru": "Передайте сам класс слоя (подкласс keras.layers.Layer), а не {actual}; "
         "проверка создаёт его с несколькими политиками.",
     },
@@ -19,8 +18,7 @@ MESSAGES = {
         "改用 self.compute_dtype（或 inputs.dtype）。",
         "es": "Con {policy!r} la capa lanzó {error}. Busca un tensor creado o convertido a un dtype fijo: "
         "usa self.compute_dtype (o inputs.dtype).",
-        "ko": "{policy!r}에서 레이어가 {error}을(를) 일으켰습니다. 고정 dtype으로 만들거나 캐스팅한 텐서를 찾아 "
-        "self.compute_dtype(또는 inputs.dtype)을 쓰세요.",
+        "ko": "{policy!r} 정책에서 레이어가 {error} 예외를 일으켰습니다. 고정 dtype으로 만들거나 캐스팅한 텐서를 찾아 self.compute_dtype(또는 inputs.dtype)을 쓰세요.",
         "ru": "С политикой {policy!r} слой выбросил {error}. Найдите тензор, созданный или приведённый "
         "к фиксированному типу, и используйте self.compute_dtype (или inputs.dtype).",
     },
@@ -41,8 +39,7 @@ MESSAGES = {
         "zh": "在 {policy!r} 下输出是 {dtype}，而不是计算 dtype {compute}。如果某一部分用 float32 计算，"
         "请把结果转换回 self.compute_dtype。",
         "es": "Con {policy!r} la salida es {dtype}, no el dtype de cálculo {compute}. Si calculas una parte en float32, vuelve a convertir el resultado a self.compute_dtype.",
-        "ko": "{policy!r}에서 출력이 연산 dtype {compute}이(가) 아니라 {dtype}입니다. 일부를 float32로 "
-        "계산했다면 결과를 self.compute_dtype으로 되돌리세요.",
+        "ko": "{policy!r} 정책에서 출력 dtype이 연산 dtype({compute})이 아니라 {dtype}입니다. 일부를 float32로 계산했다면 결과를 self.compute_dtype으로 되돌리세요.",
         "ru": "С политикой {policy!r} выход имеет dtype {dtype}, а не dtype вычислений {compute}. Если часть "
         "считается в float32, приведите результат обратно к self.compute_dtype.",
     },
@@ -50,7 +47,7 @@ MESSAGES = {
         "en": "For 2 inputs of size 3 and units=4 the layer should have a kernel and a bias and give shape (2, 4); it gave {shape}.",
         "zh": "对于 2 个大小为 3 的输入和 units=4，该层应有 kernel 和 bias，输出形状应为 (2, 4)；实际是 {shape}。",
         "es": "Con 2 entradas de tamaño 3 y units=4 la capa debe tener un kernel y un sesgo y dar la forma (2, 4); dio {shape}.",
-        "ko": "크기 3인 입력 2개와 units=4이면 레이어에 커널과 바이어스가 있고 출력 형태가 (2, 4)여야 하는데 {shape}이(가) 나왔습니다.",
+        "ko": "크기 3인 입력 2개와 units=4이면 레이어에 커널과 바이어스가 있고 출력 형태가 (2, 4)여야 하는데, 실제 출력 형태는 {shape}입니다.",
         "ru": "Для 2 входов размера 3 и units=4 у слоя должны быть kernel и bias, а выход формы (2, 4); получено {shape}.",
     },
     "checks.ch04.dense_values": {
@@ -73,7 +70,7 @@ MESSAGES = {
         "en": "Under {policy!r} an input of 300 gave {value} instead of 1. 300² = 90000 is above 65504, float16's largest value: compute the mean of squares in float32, then cast back.",
         "zh": "在 {policy!r} 下输入 300 得到了 {value}，而不是 1。300² = 90000 超过了 float16 的最大值 65504：请用 float32 计算平方的均值，再转换回来。",
         "es": "Con {policy!r} una entrada de 300 dio {value} en vez de 1. 300² = 90 000 supera 65 504, el mayor valor de float16: calcula la media de los cuadrados en float32 y luego vuelve a convertir el resultado.",
-        "ko": "{policy!r}에서 입력 300이 1이 아니라 {value}이(가) 되었습니다. 300² = 90,000은 float16의 최댓값 65,504보다 큽니다. 제곱의 평균을 float32로 계산한 뒤 되돌리세요.",
+        "ko": "{policy!r} 정책에서 입력 300에 대한 출력이 1이 아니라 {value}입니다. 300² = 90,000은 float16의 최댓값 65,504보다 큽니다. 제곱의 평균을 float32로 계산한 뒤 되돌리세요.",
         "ru": "С политикой {policy!r} вход 300 дал {value} вместо 1. 300² = 90000 больше 65504, наибольшего числа float16: считайте среднее квадратов в float32, затем приводите обратно.",
     },
     "checks.ch04.rms_ok": {

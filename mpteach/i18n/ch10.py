@@ -34,7 +34,7 @@ MESSAGES = {
         "en": "The model has no layer named {answer}. Its layers are: {layers}.",
         "zh": "模型中没有名为 {answer} 的层。它的层是：{layers}。",
         "es": "El modelo no tiene ninguna capa llamada {answer}. Sus capas son: {layers}.",
-        "ko": "모델에 {answer}(이)라는 이름의 레이어가 없습니다. 레이어 목록: {layers}.",
+        "ko": "모델에 이름이 {answer}인 레이어가 없습니다. 레이어 목록: {layers}.",
         "ru": "В модели нет слоя с именем {answer}. Её слои: {layers}.",
     },
     "checks.ch10.nan_later": {
@@ -133,7 +133,7 @@ MESSAGES = {
         "en": "Right: one update equal to plain SGD on the mean gradient, and when a micro-batch overflowed, the whole update was skipped and the scale fell to {half}.",
         "zh": "正确：只更新一次，且与对平均梯度做普通 SGD 的结果相同；当某个微批次溢出时，整个更新被跳过，缩放因子降到了 {half}。",
         "es": "Correcto: una sola actualización, igual a la de SGD simple sobre el gradiente medio; y cuando un microlote se desbordó, se omitió toda la actualización y la escala bajó a {half}.",
-        "ko": "정답입니다. 평균 그래디언트에 대한 일반 SGD와 같은 업데이트를 한 번만 했고, 마이크로배치가 오버플로되었을 때는 업데이트 전체를 건너뛰고 스케일이 {half}(으)로 내려갔습니다.",
+        "ko": "정답입니다. 평균 그래디언트에 대한 일반 SGD와 같은 업데이트를 한 번만 했고, 마이크로배치가 오버플로되었을 때는 업데이트 전체를 건너뛰고 스케일이 {half}까지 내려갔습니다.",
         "ru": "Верно: одно обновление, равное обычному SGD по среднему градиенту, а когда в микробатче произошло переполнение, всё обновление было пропущено и масштаб упал до {half}.",
     },
     # exercise 3: the capstone
@@ -239,7 +239,7 @@ MESSAGES = {
         "en": "All fixed: float16 inside, a float32 output into the loss, no float32 tensors made inside call, a loss-scaled custom step, and fit keeps its fixed scale of {scale}.",
         "zh": "全部修好了：内部用 float16，进入损失的输出是 float32，call 里不再新建 float32 张量，自定义训练步做了损失缩放，fit 保留了固定缩放因子 {scale}。",
         "es": "Todo corregido: float16 por dentro, una salida float32 hacia la pérdida, ningún tensor float32 creado dentro de call, un paso personalizado con escalado de la pérdida, y fit conserva su escala fija de {scale}.",
-        "ko": "모두 고쳤습니다. 내부는 float16, 손실로 들어가는 출력은 float32, call 안에서 float32 텐서를 만들지 않고, 사용자 정의 스텝은 손실을 스케일링하며, fit은 고정 스케일 {scale}을(를) 유지합니다.",
+        "ko": "모두 고쳤습니다. 내부는 float16, 손실로 들어가는 출력은 float32, call 안에서 float32 텐서를 만들지 않고, 사용자 정의 스텝은 손실을 스케일링하며, fit은 고정 스케일({scale})을 유지합니다.",
         "ru": "Всё исправлено: внутри float16, в функцию потерь идёт выход float32, внутри call не создаются тензоры float32, собственный шаг масштабирует потери, а fit сохраняет фиксированный масштаб {scale}.",
     },
     "out.ch10.by_hand": {
@@ -376,11 +376,11 @@ MESSAGES = {
         "ru": "оптимизатор fit: {value}",
     },
     "out.ch10.nan_per_row": {
-        "en": "{expression} in {dtype}: does each row hold a NaN?",
-        "zh": "{expression}（{dtype}）：每一行都含有 NaN 吗？",
-        "es": "{expression} en {dtype}: ¿contiene cada fila algún NaN?",
-        "ko": "{dtype}에서 {expression}: 행마다 NaN이 있습니까?",
-        "ru": "{expression} в {dtype}: есть ли NaN в каждой строке?",
+        "en": "{expression} in {dtype}: does each row hold a NaN? {value}",
+        "zh": "{expression}（{dtype}）：每一行都含有 NaN 吗？{value}",
+        "es": "{expression} en {dtype}: ¿contiene cada fila algún NaN? {value}",
+        "ko": "{dtype}에서 {expression}: 행마다 NaN이 있습니까? {value}",
+        "ru": "{expression} в {dtype}: есть ли NaN в каждой строке? {value}",
     },
     "out.ch10.largest_vs_square": {
         "en": "largest float16: {largest} | smallest square of the probe: 256² = {square}",
@@ -495,11 +495,11 @@ MESSAGES = {
         "ru": "потери: {value}",
     },
     "out.ch10.in_dtype": {
-        "en": "{expression} in {dtype}:",
-        "zh": "{expression}（{dtype}）：",
-        "es": "{expression} en {dtype}:",
-        "ko": "{dtype}에서 {expression}:",
-        "ru": "{expression} в {dtype}:",
+        "en": "{expression} in {dtype}: {value}",
+        "zh": "{expression}（{dtype}）：{value}",
+        "es": "{expression} en {dtype}: {value}",
+        "ko": "{dtype}에서 {expression}: {value}",
+        "ru": "{expression} в {dtype}: {value}",
     },
     "out.ch10.log2_scale": {
         "en": "log2(scale)",

@@ -12,7 +12,7 @@ MESSAGES = {
         "en": "Expected {expected}, but the answer is {actual}.",
         "zh": "应为 {expected}，但答案是 {actual}。",
         "es": "Se esperaba {expected}, pero la respuesta es {actual}.",
-        "ko": "{expected}이(가) 필요하지만 답은 {actual}입니다.",
+        "ko": "필요한 것은 {expected}인데 답은 {actual}입니다.",
         "ru": "Ожидалось {expected}, а ответ — {actual}.",
     },
     "checks.need_number": {

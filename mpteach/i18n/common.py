@@ -40,7 +40,7 @@ MESSAGES = {
         "en": "Beyond float64: {text!r}. Type 0 or a number whose magnitude lies between {tiny} and {huge}.",
         "zh": "超出 float64 的范围：{text!r}。请输入 0，或绝对值在 {tiny} 与 {huge} 之间的数。",
         "es": "Fuera del alcance de float64: {text!r}. Escribe 0 o un número cuyo valor absoluto esté entre {tiny} y {huge}.",
-        "ko": "float64 범위를 벗어났습니다: {text!r}. 0 또는 절댓값이 {tiny}와(과) {huge} 사이인 숫자를 입력하세요.",
+        "ko": "float64 범위를 벗어났습니다: {text!r}. 0 또는 절댓값이 {tiny} 이상 {huge} 이하인 숫자를 입력하세요.",
         "ru": "За пределами float64: {text!r}. Введите 0 или число, модуль которого лежит между {tiny} и {huge}.",
     },
 }

@@ -294,7 +294,7 @@ MESSAGES = {
         "en": "x = {x} cannot be marked on this log axis (it is zero, inf, NaN or beyond the range shown); the statuses still apply.",
         "zh": "x = {x} 无法标在这条对数轴上（它是零、inf、NaN，或超出了图示范围）；右侧的状态仍然适用。",
         "es": "x = {x} no se puede marcar en este eje logarítmico (es cero, inf, NaN o queda fuera del rango mostrado); los estados siguen siendo válidos.",
-        "ko": "x = {x}은(는) 이 로그 축에 표시할 수 없습니다(0, inf, NaN이거나 표시 범위를 벗어남). 상태 표시는 그대로 유효합니다.",
+        "ko": "x = {x}인 점은 이 로그 축에 표시할 수 없습니다(0, inf, NaN이거나 표시 범위를 벗어남). 상태 표시는 그대로 유효합니다.",
         "ru": "x = {x} нельзя отметить на этой логарифмической оси (это ноль, inf, NaN или значение вне показанного диапазона); статусы справа по-прежнему верны.",
     },
     # GradientUnderflow

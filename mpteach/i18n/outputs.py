@@ -113,6 +113,13 @@ MESSAGES = {
         "ko": "최대 상대 오차",
         "ru": "макс. отн. ошибка",
     },
+    "out.max_abs_gradient": {
+        "en": "max |g| {what}",
+        "zh": "最大 |g|（{what}）",
+        "es": "máx. |g| {what}",
+        "ko": "최대 |g|({what})",
+        "ru": "макс. |g| {what}",
+    },
     "out.x_inf": {
         "en": "(X = inf gradient)",
         "zh": "（X = inf 梯度）",

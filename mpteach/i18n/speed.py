@@ -120,7 +120,7 @@ MESSAGES = {
     "speed.published.title": {
         "en": "Published measurements: training throughput measured by others on the hardware named (not run here).",
         "zh": "公开发表的测量：他人在所列硬件上测得的训练吞吐量（并非在这里运行）。",
-        "es": "Mediciones publicadas: velocidad de entrenamiento medida por otros en el hardware indicado (no ejecutado aquí).",
+        "es": "Mediciones publicadas: velocidad de entrenamiento medida por otros en el hardware indicado (no se ejecutaron aquí).",
         "ko": "공개된 측정값: 다른 사람들이 표시된 하드웨어에서 측정한 훈련 처리량(여기서 실행한 것이 아님).",
         "ru": "Опубликованные измерения: пропускная способность обучения, измеренная другими на указанном оборудовании (здесь не запускалось).",
     },
