@@ -271,7 +271,7 @@ def test_claims_are_translated_with_their_english_words_beside_them():
             assert i18n.localized(claim["hardware"], lang) in hardware
     zh = results.format_claims(claims[:1], lang="zh").splitlines()
     assert zh == [
-        'TensorFlow 指南《混合精度》：“在现代 GPU 上快 3 倍以上”（原文："more than 3 times on modern GPUs"）',
+        "TensorFlow 指南《混合精度》：“在现代 GPU 上快 3 倍以上”（原文：“more than 3 times on modern GPUs”）",
         "    硬件：计算能力 7.0 及以上的 NVIDIA GPU",
     ]
 

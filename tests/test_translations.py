@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 import sys
@@ -122,6 +123,38 @@ def test_struck_out_words_stay_out(lang):
     for pattern, instead in CALQUES[lang].items():
         found = [where for where, text in texts if re.search(pattern, text, re.I)]
         assert not found, f"{pattern!r} in {found[:5]}: write {instead}"
+
+
+CJK = "\u3000-\u303f\u4e00-\u9fff\uff00-\uffef"  # CJK punctuation, ideographs, full-width forms
+FULL_WIDTH_PUNCTUATION = "\u3000-\u303f\uff00-\uffef"
+BLOCK_START = re.compile(r"\s*([-*+>#|<]|\d+[.)]\s|```|\$\$|$)")
+
+
+def stray_spaces(markdown: str) -> list[str]:
+    """Line breaks inside Chinese prose: the browser shows each as a space (Chromium does), which
+    Chinese does not put between characters or after full-width punctuation."""
+    found, fence, lines = [], False, markdown.split("\n")
+    for line, after in itertools.pairwise(lines):
+        fence ^= line.strip().startswith("```")
+        if fence or line.lstrip().startswith(("#", "|")) or BLOCK_START.match(after):
+            continue
+        both = re.search(f"[{CJK}]$", line) and re.match(f"[{CJK}]", after)
+        punctuation = re.search(f"[{FULL_WIDTH_PUNCTUATION}]$", line) or re.match(
+            f"[{FULL_WIDTH_PUNCTUATION}]", after
+        )
+        if both or punctuation:
+            found.append(f"{line[-12:]}⏎{after[:12]}")
+    return found
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_chinese_prose_has_no_line_break_between_characters(chapter):
+    breaks = [
+        f"{cell_id}: {where}"
+        for cell_id, _, text in markdown_pairs("zh", chapter)
+        for where in stray_spaces(text)
+    ]
+    assert not breaks, f"join these lines (a break shows as a space): {breaks[:5]}"
 
 
 @pytest.mark.parametrize(("lang", "chapter"), EXISTING, ids=[f"{a}/{b}" for a, b in EXISTING])

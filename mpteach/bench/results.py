@@ -333,7 +333,7 @@ def claim_quote(claim: dict[str, Any], lang: str | None = None) -> str:
 
     >>> claim = {"quote": "60% on TPUs"}
     >>> claim_quote(claim, "en"), claim_quote(claim, "zh")
-    ('"60% on TPUs"', '“在 TPU 上快 60%”（原文："60% on TPUs"）')
+    ('"60% on TPUs"', '“在 TPU 上快 60%”（原文：“60% on TPUs”）')
     """
     quote = localized(claim["quote"], lang)
     if quote == claim["quote"]:

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import html
 import re
-import textwrap
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
@@ -312,7 +311,6 @@ class Report:
     def __str__(self) -> str:
         lang = self._lang()
         lines = list(self._header())
-        wrap = textwrap.TextWrapper(width=100, break_long_words=False, break_on_hyphens=False)
         for f in self.findings:
             severity = t(f"doctor.severity.{f.severity}", lang)
             lines += ["", f"[{severity}] {f.code} · {self._where(f)}"]
@@ -324,8 +322,7 @@ class Report:
             for label, text, code in parts:
                 head = f"  {t(f'doctor.label.{label}', lang)}"
                 head += "" if head.endswith("：") else " "  # a full-width colon holds its space
-                wrap.initial_indent, wrap.subsequent_indent = head, " " * 4
-                lines.append(wrap.fill(text))
+                lines.append(i18n.wrap(text, 100, head, " " * 4))
                 lines += [" " * 6 + line for line in code]
         return "\n".join(lines)
 

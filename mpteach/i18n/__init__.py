@@ -166,6 +166,45 @@ def sentences(parts: Sequence[str]) -> str:
     return "".join(p if p.endswith("。") else p + " " for p in parts).rstrip()
 
 
+_HAN = "\u3000-\u303f\u4e00-\u9fff\uff00-\uffef"  # CJK punctuation, ideographs, full-width forms
+_NO_BREAK_BEFORE = set("，。、；：！？）」』》】,.;:!?)")
+_NO_BREAK_AFTER = set("（「『《【(")
+
+
+def wrap(text: str, columns: int, first: str = "", rest: str = "") -> str:
+    """``text`` in lines at most ``columns`` wide as a monospace font shows them (see
+    :func:`width`), the first line starting with ``first`` and the others with ``rest``.
+
+    Lines break at spaces and, since Chinese puts none between words, between two Chinese
+    characters, though never before a closing mark such as ``，`` or after an opening one.
+    A word longer than a line stays whole.
+
+    >>> print(wrap("Keep the variables in float32 so small updates survive.", 24, "- ", "  "))
+    - Keep the variables in
+      float32 so small
+      updates survive.
+    >>> print(wrap("变量保存为 float32，小的更新才不会丢失。", 20, "- ", "  "))
+    - 变量保存为
+      float32，小的更新
+      才不会丢失。
+    """
+    units: list[str] = []
+    for piece in re.findall(f"[{_HAN}]|[^\\s{_HAN}]+|\\s+", text):
+        if piece.isspace():
+            units[-1:] = [unit + " " for unit in units[-1:]]  # a space ends a unit
+        elif units and (piece[0] in _NO_BREAK_BEFORE or units[-1][-1] in _NO_BREAK_AFTER):
+            units[-1] += piece
+        else:
+            units.append(piece)
+    lines, line = [], first
+    for unit in units:
+        if width(line + unit.rstrip()) > columns and line.strip():
+            lines.append(line.rstrip())
+            line = rest
+        line += unit
+    return "\n".join([*lines, line.rstrip()])
+
+
 def pad(labels: Sequence[str], least: int = 0) -> list[str]:
     """``labels`` padded with spaces to one display width (at least ``least``; see :func:`width`),
     so that what follows them lines up in any language.

@@ -4,7 +4,7 @@ MESSAGES = {
     "bench.col.workload": {
         "en": "workload",
         "zh": "工作负载",
-        "es": "carga",
+        "es": "carga de trabajo",
         "ko": "작업",
         "ru": "нагрузка",
     },
@@ -62,7 +62,7 @@ MESSAGES = {
         "zh": "* 各轮中“float32 耗时 / 该变体耗时”之比的中位数，两者在同一轮中计时",
         "es": "* mediana, sobre todas las rondas, del cociente tiempo de float32 / este tiempo (ambos medidos en la misma ronda)",
         "ko": "* 속도 향상 = 라운드마다 잰 (float32 시간 / 이 변형의 시간)의 중앙값. 두 시간은 같은 라운드에서 측정합니다.",
-        "ru": "* медиана по раундам отношения «время float32 / это время», оба измерены в одном раунде",
+        "ru": "* медиана по раундам отношения «время float32 / это время», оба времени измерены в одном раунде",
     },
     "bench.dropped": {
         "en": "  {workload} {size} {xla}: {n} of {rounds} rounds dropped (a time over {factor}x its median)",
@@ -101,7 +101,7 @@ MESSAGES = {
     },
     "bench.claim_quote_translated": {
         "en": '"{quote}" (original: "{original}")',
-        "zh": '“{quote}”（原文："{original}"）',
+        "zh": "“{quote}”（原文：“{original}”）",
         "es": "«{quote}» (en el original: «{original}»)",
         "ko": '"{quote}" (원문 "{original}")',
         "ru": "«{quote}» (в оригинале: «{original}»)",

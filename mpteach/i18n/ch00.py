@@ -80,14 +80,14 @@ MESSAGES = {
     },
     "checks.ch00.policy_ok": {
         "en": "Right: float16 where there are Tensor Cores, bfloat16 on TPUs, and float32 where 16-bit math is not faster.",
-        "zh": "正确：有 Tensor Core 的地方用 float16，TPU 上用 bfloat16，16 位运算不更快的地方用 float32。",
+        "zh": "正确：有 Tensor Core 的地方用 float16，TPU 上用 bfloat16，16 位运算并不更快的地方用 float32。",
         "es": "Correcto: float16 donde hay Tensor Cores, bfloat16 en las TPU y float32 donde la aritmética de 16 bits no es más rápida.",
         "ko": "정답입니다. Tensor Core가 있으면 float16, TPU에서는 bfloat16, 16비트 연산이 빠르지 않은 곳에서는 float32입니다.",
         "ru": "Верно: float16 там, где есть тензорные ядра, bfloat16 на TPU и float32 там, где 16-битная арифметика не быстрее.",
     },
     "checks.ch00.need_number": {
         "en": "Expected a number of megabytes, but the answer is of type {actual}.",
-        "zh": "这里需要一个兆字节数，但答案的类型是 {actual}。",
+        "zh": "这里需要一个以 MB 为单位的数，但答案的类型是 {actual}。",
         "es": "Se esperaba un número de megabytes, pero la respuesta es de tipo {actual}.",
         "ko": "메가바이트 수가 필요하지만 답의 타입은 {actual}입니다.",
         "ru": "Ожидалось число мегабайт, а ответ имеет тип {actual}.",

@@ -20,7 +20,7 @@ MESSAGES = {
         "zh": "{answer} 放不下：float16 会把它存成 inf。最大的有限 float16 是 {largest}；从 {threshold} 起，数值会舍入为 inf。",
         "es": "{answer} no cabe: float16 lo guarda como inf. El mayor float16 finito es {largest}; a partir de {threshold}, los valores se redondean a inf.",
         "ko": "입력한 값({answer})은 float16에 들어가지 않고 inf로 저장됩니다. 가장 큰 유한 float16은 {largest}입니다. {threshold}부터는 inf로 반올림됩니다.",
-        "ru": "{answer} не помещается: float16 хранит его как inf. Наибольшее конечное float16 — {largest}; начиная с {threshold} значения округляются до inf.",
+        "ru": "{answer} не помещается: float16 хранит его как inf. Наибольшее конечное число float16 — {largest}; начиная с {threshold} значения округляются до inf.",
     },
     "checks.ch01.largest_not_stored": {
         "en": "{answer} is not a float16 value: float16 stores it as {stored}. The largest float16 is a value float16 holds exactly.",
@@ -53,7 +53,7 @@ MESSAGES = {
     "checks.ch01.square_missed": {
         "en": "{fmt} keeps it too: there (1e-5)**2 = {result}, not 0.",
         "zh": "{fmt} 也能保住它：在 {fmt} 中 (1e-5)**2 = {result}，而不是 0。",
-        "es": "{fmt} también lo conserva: allí (1e-5)**2 = {result}, no 0.",
+        "es": "{fmt} también lo conserva: en ese formato, (1e-5)**2 = {result}, no 0.",
         "ko": "{fmt}도 이를 유지합니다. 이 형식에서는 (1e-5)**2 = {result}이고, 0이 아닙니다.",
         "ru": "{fmt} тоже его сохраняет: там (1e-5)**2 = {result}, а не 0.",
     },
@@ -61,15 +61,15 @@ MESSAGES = {
         "en": "Right: {kept} keep 1e-10. Their 8 exponent bits reach down to about 1e-38; float16's 5 bits stop near 6e-8.",
         "zh": "正确：{kept} 能保住 1e-10。它们的 8 位指数可以表示到约 1e-38；float16 的 5 位指数只到约 6e-8。",
         "es": "Correcto: {kept} conservan 1e-10. Sus 8 bits de exponente llegan hasta cerca de 1e-38; los 5 bits de float16 se detienen cerca de 6e-8.",
-        "ko": "정답입니다. {kept} 형식은 1e-10을 유지합니다. 8비트 지수는 약 1e-38까지 내려가지만, float16의 5비트 지수는 약 6e-8에서 멈춥니다.",
-        "ru": "Верно: {kept} сохраняют 1e-10. Их 8 бит порядка достают примерно до 1e-38; 5 бит порядка float16 заканчиваются около 6e-8.",
+        "ko": "정답입니다. {kept} 형식은 1e-10을 유지합니다. 이 형식들의 이 형식들의 8비트 지수는 약 1e-38까지 내려가지만, float16의 5비트 지수는 약 6e-8에서 멈춥니다.",
+        "ru": "Верно: {kept} сохраняют 1e-10. Их 8 бит порядка позволяют спуститься примерно до 1e-38, а 5 бит порядка float16 — лишь примерно до 6e-8.",
     },
     "checks.ch01.update_not_power": {
         "en": "{answer} is not a positive power of two; write your answer like 2**-8.",
         "zh": "{answer} 不是形如 2**k 的正数；请写成类似 2**-8 的形式。",
         "es": "{answer} no es una potencia de dos positiva; escribe tu respuesta como 2**-8.",
         "ko": "입력한 값({answer})은 양의 2의 거듭제곱이 아닙니다. 2**-8처럼 답을 쓰세요.",
-        "ru": "{answer} — не положительная степень двойки; запишите ответ в виде 2**-8.",
+        "ru": "{answer} — не степень двойки (не число вида 2**k); запишите ответ в виде 2**-8.",
     },
     "checks.ch01.update_lost": {
         "en": "In float16, 1.0 + {answer} rounds back to 1.0: the update is lost (swamped). Try a larger update.",

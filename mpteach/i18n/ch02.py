@@ -13,8 +13,7 @@ MESSAGES = {
         "'float16', 'mixed_float16' and 'mixed_bfloat16'.",
         "zh": "缺少 {name!r} 这一项：请为 'float16'、'mixed_float16' 和 'mixed_bfloat16' "
         "各给出一对 (compute_dtype, variable_dtype)。",
-        "es": "Falta la entrada {name!r}: da un par (compute_dtype, variable_dtype) para "
-        "'float16', 'mixed_float16' y 'mixed_bfloat16'.",
+        "es": "Falta la entrada {name!r}: indica un par (compute_dtype, variable_dtype) para 'float16', 'mixed_float16' y 'mixed_bfloat16'.",
         "ko": "{name!r} 항목이 없습니다. 'float16', 'mixed_float16', 'mixed_bfloat16' 각각에 "
         "(compute_dtype, variable_dtype) 쌍을 적으세요.",
         "ru": "Нет записи для {name!r}: укажите пару (compute_dtype, variable_dtype) для "
@@ -25,8 +24,7 @@ MESSAGES = {
         "for example ('float32', 'float32').",
         "zh": "{name!r} 对应的是 {value!r}；请给出一对 (compute_dtype, variable_dtype)，"
         "例如 ('float32', 'float32')。",
-        "es": "{name!r} corresponde a {value!r}; da un par (compute_dtype, variable_dtype), "
-        "por ejemplo ('float32', 'float32').",
+        "es": "{name!r} corresponde a {value!r}; indica un par (compute_dtype, variable_dtype), por ejemplo ('float32', 'float32').",
         "ko": "{name!r}의 값이 {value!r}입니다. ('float32', 'float32')처럼 "
         "(compute_dtype, variable_dtype) 쌍을 적으세요.",
         "ru": "Для {name!r} указано {value!r}; нужна пара (compute_dtype, variable_dtype), "
@@ -35,8 +33,7 @@ MESSAGES = {
     "checks.ch02.policy_swapped": {
         "en": "{name!r}: the two dtypes are swapped. The order is (compute_dtype, variable_dtype): "
         "a mixed policy computes in 16 bits and stores in 32.",
-        "zh": "{name!r}：两个 dtype 顺序反了。顺序是 (compute_dtype, variable_dtype)："
-        "混合策略用 16 位计算，用 32 位保存。",
+        "zh": "{name!r}：两个 dtype 顺序反了。正确的顺序是 (compute_dtype, variable_dtype)：混合策略用 16 位计算，用 32 位保存。",
         "es": "{name!r}: los dos dtypes están al revés. El orden es (compute_dtype, variable_dtype): "
         "una política mixta calcula en 16 bits y guarda en 32.",
         "ko": "{name!r}: 두 dtype의 순서가 바뀌었습니다. 순서는 (compute_dtype, variable_dtype)이며, "
@@ -71,8 +68,8 @@ MESSAGES = {
     },
     "checks.ch02.layer_is_class": {
         "en": "{name} is a class. Build a layer by calling it, {name}(...), and give that layer.",
-        "zh": "{name} 是一个类。请调用它 {name}(...) 创建一个层，然后给出这个层。",
-        "es": "{name} es una clase. Crea una capa llamándola, {name}(...), y da esa capa.",
+        "zh": "{name} 是一个类。请调用 {name}(...) 创建一个层，然后给出这个层。",
+        "es": "{name} es una clase. Crea una capa llamándola, {name}(...), y responde con esa capa.",
         "ko": "{name} 자체는 클래스입니다. {name}(...)처럼 호출해 레이어를 만들고 그 레이어를 답으로 주세요.",
         "ru": "{name} — это класс. Создайте слой вызовом {name}(...) и передайте этот слой.",
     },
@@ -112,8 +109,7 @@ MESSAGES = {
         "keras.config.set_dtype_policy and give keras.config.dtype_policy().",
         "zh": "这是 mpteach 的 Policy。Keras 的层读取的是 Keras 自己的全局策略："
         "请用 keras.config.set_dtype_policy 设置，并给出 keras.config.dtype_policy()。",
-        "es": "Esto es una Policy de mpteach. Las capas de Keras leen la política global de Keras: "
-        "fíjala con keras.config.set_dtype_policy y da keras.config.dtype_policy().",
+        "es": "Esto es una Policy de mpteach. Las capas de Keras leen la política global de Keras: fíjala con keras.config.set_dtype_policy y responde con keras.config.dtype_policy().",
         "ko": "이것은 mpteach의 Policy입니다. Keras 레이어는 Keras 자체의 전역 정책을 읽습니다. "
         "keras.config.set_dtype_policy로 설정하고 keras.config.dtype_policy()를 주세요.",
         "ru": "Это Policy из mpteach. Слои Keras читают собственную глобальную политику Keras: "
@@ -126,8 +122,7 @@ MESSAGES = {
         "compile() 会把优化器包装进 LossScaleOptimizer（第 06 章）。",
         "es": "Correcto. El antiguo argumento loss_scale= ya no existe en la política: con "
         "mixed_float16, compile() envuelve el optimizador en un LossScaleOptimizer (capítulo 06).",
-        "ko": "정답입니다. 예전의 loss_scale= 인자는 오늘날의 정책에 없습니다. mixed_float16이면 "
-        "compile()이 옵티마이저를 LossScaleOptimizer로 감쌉니다(06장).",
+        "ko": "정답입니다. 예전의 loss_scale= 인자는 현재의 정책에는 없습니다. mixed_float16이면 compile()이 옵티마이저를 LossScaleOptimizer로 감쌉니다(06장).",
         "ru": "Верно. Старого аргумента loss_scale= у политики больше нет: для mixed_float16 "
         "compile() сам оборачивает оптимизатор в LossScaleOptimizer (глава 06).",
     },
@@ -182,7 +177,7 @@ MESSAGES = {
         "en": "mpteach after None: {value}",
         "zh": "mpteach（设为 None 之后）：{value}",
         "es": "mpteach después de None: {value}",
-        "ko": "None으로 설정한 뒤 mpteach: {value}",
+        "ko": "mpteach, None으로 설정한 뒤: {value}",
         "ru": "mpteach после None: {value}",
     },
     "out.ch02.by_name": {

@@ -17,7 +17,7 @@ MESSAGES = {
     },
     "checks.ch03.read_swapped": {
         "en": "Swapped: the order is (inside call, outside call). The variable is stored in float32 and only read in the compute dtype inside call.",
-        "zh": "顺序反了：顺序是（call 内部，call 外部）。变量以 float32 保存，只在 call 内部按计算 dtype 读取。",
+        "zh": "顺序反了：应为（call 内部，call 外部）。变量以 float32 保存，只在 call 内部按计算 dtype 读取。",
         "es": "Al revés: el orden es (dentro de call, fuera de call). La variable se guarda en float32 y solo se lee en el dtype de cálculo dentro de call.",
         "ko": "순서가 바뀌었습니다. 순서는 (call 안, call 밖)입니다. 변수는 float32로 저장되고 call 안에서만 연산 dtype으로 읽힙니다.",
         "ru": "Наоборот: порядок — (внутри call, снаружи call). Переменная хранится в float32 и читается в dtype вычислений только внутри call.",
@@ -26,7 +26,7 @@ MESSAGES = {
         "en": 'Inside call a read is not {answer!r}: the layer reads its variables in its compute dtype, which for mixed_bfloat16 is the part after "mixed_".',
         "zh": '在 call 内部读到的不是 {answer!r}：层按计算 dtype 读取变量，对 mixed_bfloat16 来说就是 "mixed_" 后面的部分。',
         "es": "Dentro de call la lectura no es {answer!r}: la capa lee sus variables en su dtype de cálculo, que en mixed_bfloat16 es lo que sigue a «mixed_».",
-        "ko": 'call 안에서 읽은 값은 {answer!r} dtype이 아닙니다. 레이어는 변수를 연산 dtype으로 읽으며, mixed_bfloat16에서는 "mixed_" 뒤의 부분입니다.',
+        "ko": 'call 안에서 읽은 값은 {answer!r} dtype이 아닙니다. 레이어는 변수를 연산 dtype으로 읽으며, mixed_bfloat16의 연산 dtype은 "mixed_" 뒤의 부분입니다.',
         "ru": "Внутри call чтение даёт не {answer!r}: слой читает переменные в своём типе вычислений, а у mixed_bfloat16 это часть после «mixed_».",
     },
     "checks.ch03.read_outside": {
@@ -39,9 +39,9 @@ MESSAGES = {
     "checks.ch03.version_missing": {
         "en": "No entry for {version!r}: give the pair of output dtypes for 'keras2' and for 'keras3'.",
         "zh": "缺少 {version!r} 这一项：请为 'keras2' 和 'keras3' 各给出一对输出 dtype。",
-        "es": "Falta la entrada {version!r}: da el par de dtypes de salida para 'keras2' y para 'keras3'.",
+        "es": "Falta la entrada {version!r}: indica el par de dtypes de salida para 'keras2' y para 'keras3'.",
         "ko": "{version!r} 항목이 없습니다. 'keras2'와 'keras3' 각각의 출력 dtype 쌍을 적으세요.",
-        "ru": "Нет записи {version!r}: укажите пару dtype выходов для 'keras2' и для 'keras3'.",
+        "ru": "Нет записи для {version!r}: укажите пару dtype выходов для 'keras2' и для 'keras3'.",
     },
     "checks.ch03.cast_keras2": {
         "en": 'Keras 2 did not give {answer}: it cast only the first argument, so a becomes float64 and b stays float32 (the "bug" in the old documentation).',
@@ -103,7 +103,7 @@ MESSAGES = {
         "en": "Under {policy!r} the output equals the input: the layer added no noise.",
         "zh": "在 {policy!r} 下输出等于输入：该层没有加入噪声。",
         "es": "Con {policy!r} la salida es igual a la entrada: la capa no añadió ruido.",
-        "ko": "{policy!r}에서 출력이 입력과 같습니다. 레이어가 잡음을 더하지 않았습니다.",
+        "ko": "{policy!r} 정책에서 출력이 입력과 같습니다. 레이어가 잡음을 더하지 않았습니다.",
         "ru": "С политикой {policy!r} выход равен входу: слой не добавил шума.",
     },
     "checks.ch03.noise_ok": {

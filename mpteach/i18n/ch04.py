@@ -28,8 +28,7 @@ MESSAGES = {
         "zh": "在 {policy!r} 下权重保存为 {stored}，而不是 {right}。让 add_weight 自己决定："
         "不传 dtype 参数，它就会使用变量 dtype。",
         "es": "Con {policy!r} los pesos se guardan como {stored}, no {right}. Deja que add_weight elija: sin el argumento dtype usa el dtype de las variables.",
-        "ko": "{policy!r}에서 가중치가 {right} dtype이 아니라 {stored} dtype으로 저장됩니다. add_weight에 dtype 인자를 "
-        "주지 않으면 변수 dtype을 사용합니다.",
+        "ko": "{policy!r} 정책에서 가중치가 {right} dtype이 아니라 {stored} dtype으로 저장됩니다. add_weight에 dtype 인자를 주지 않으면 변수 dtype을 사용합니다.",
         "ru": "С политикой {policy!r} веса хранятся как {stored}, а не {right}. Пусть выбирает add_weight: "
         "без аргумента dtype он берёт dtype переменных.",
     },
@@ -54,7 +53,7 @@ MESSAGES = {
         "en": "Under {policy!r} the output is not inputs @ kernel + bias (compared with a float64 computation).",
         "zh": "在 {policy!r} 下输出不等于 inputs @ kernel + bias（与 float64 计算结果比较）。",
         "es": "Con {policy!r} la salida no es inputs @ kernel + bias (comparada con un cálculo en float64).",
-        "ko": "{policy!r}에서 출력이 inputs @ kernel + bias와 다릅니다(float64 계산과 비교).",
+        "ko": "{policy!r} 정책에서 출력이 inputs @ kernel + bias와 다릅니다(float64 계산과 비교).",
         "ru": "С политикой {policy!r} выход не равен inputs @ kernel + bias (сравнение с расчётом в float64).",
     },
     "checks.ch04.dense_ok": {
@@ -71,7 +70,7 @@ MESSAGES = {
         "zh": "在 {policy!r} 下输入 300 得到了 {value}，而不是 1。300² = 90000 超过了 float16 的最大值 65504：请用 float32 计算平方的均值，再转换回来。",
         "es": "Con {policy!r} una entrada de 300 dio {value} en vez de 1. 300² = 90 000 supera 65 504, el mayor valor de float16: calcula la media de los cuadrados en float32 y luego vuelve a convertir el resultado.",
         "ko": "{policy!r} 정책에서 입력 300에 대한 출력이 1이 아니라 {value}입니다. 300² = 90,000은 float16의 최댓값 65,504보다 큽니다. 제곱의 평균을 float32로 계산한 뒤 되돌리세요.",
-        "ru": "С политикой {policy!r} вход 300 дал {value} вместо 1. 300² = 90000 больше 65504, наибольшего числа float16: считайте среднее квадратов в float32, затем приводите обратно.",
+        "ru": "С политикой {policy!r} вход 300 дал {value} вместо 1. 300² = 90 000 больше 65 504 — наибольшего числа float16: считайте среднее квадратов в float32, затем приводите обратно.",
     },
     "checks.ch04.rms_ok": {
         "en": "Right: the sensitive part runs in float32 and the output is back in the compute dtype, "
@@ -101,14 +100,14 @@ MESSAGES = {
     "out.ch04.output_weights_stored": {
         "en": "output: {output} | weights stored: {stored}",
         "zh": "输出：{output} | 权重存储为：{stored}",
-        "es": "salida: {output} | almacenamiento de los pesos: {stored}",
+        "es": "salida: {output} | pesos almacenados en: {stored}",
         "ko": "출력: {output} | 가중치 저장 dtype: {stored}",
         "ru": "выход: {output} | хранение весов: {stored}",
     },
     "out.ch04.layer_output_stored": {
         "en": "{layer} output: {output} | {variable} stored: {stored}",
         "zh": "{layer} 输出：{output} | {variable} 存储为：{stored}",
-        "es": "salida de {layer}: {output} | almacenamiento de {variable}: {stored}",
+        "es": "salida de {layer}: {output} | {variable} se almacena en: {stored}",
         "ko": "{layer} 출력: {output} | {variable} 저장 dtype: {stored}",
         "ru": "выход {layer}: {output} | хранение {variable}: {stored}",
     },

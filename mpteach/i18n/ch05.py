@@ -244,7 +244,7 @@ MESSAGES = {
         "zh": "训练集：{fit}  留出集：{held}  类别：{classes}",
         "es": "entrenamiento: {fit}  reservados: {held}  clases: {classes}",
         "ko": "훈련: {fit}  홀드아웃: {held}  클래스: {classes}",
-        "ru": "обучение: {fit}  отложенные: {held}  классы: {classes}",
+        "ru": "обучающие: {fit}  отложенные: {held}  классы: {classes}",
     },
     "out.ch05.held_out_by_seed": {
         "en": "{policy:15} held-out accuracy by seed {values}  mean {mean}",
@@ -258,7 +258,7 @@ MESSAGES = {
         "zh": "结果有区分度（每个准确率都在 0.75 和 0.98 之间）：{value}",
         "es": "informativo (todas las exactitudes entre 0.75 y 0.98): {value}",
         "ko": "유의미한 비교(모든 정확도가 0.75와 0.98 사이): {value}",
-        "ru": "задача показательна (все значения accuracy от 0,75 до 0,98): {value}",
+        "ru": "задача показательна (все значения accuracy от 0.75 до 0.98): {value}",
     },
     "out.ch05.policies_vs_seeds": {
         "en": "mixed policies differ from float32 less than seeds do: {value}",

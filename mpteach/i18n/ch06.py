@@ -69,7 +69,7 @@ MESSAGES = {
         "zh": "训练损失",
         "es": "pérdida de entrenamiento",
         "ko": "훈련 손실",
-        "ru": "функция потерь на обучении",
+        "ru": "значение функции потерь на обучении",
     },
     "course.ch06.train.curves_title": {
         "en": "Learning curves, {seeds} seeds",
@@ -129,10 +129,10 @@ MESSAGES = {
     },
     "course.ch06.train.every_seed": {
         "en": "{fact} Every seed: {holds}",
-        "zh": "{fact}每个随机种子：{holds}",
+        "zh": "{fact}对每个随机种子都成立：{holds}",
         "es": "{fact} Todas las semillas: {holds}",
         "ko": "{fact} 모든 시드: {holds}",
-        "ru": "{fact} Все зёрна: {holds}",
+        "ru": "{fact} Для всех зёрен: {holds}",
     },
     "checks.ch06.scale_not_power": {
         "en": "{answer} is not a power of two. Loss scales are powers of two: multiplying by 2**k changes only the exponent, so scaling and unscaling lose nothing.",
@@ -262,7 +262,7 @@ MESSAGES = {
     },
     "out.ch06.kernel_column": {
         "en": "kernel of",
-        "zh": "该层的 kernel",
+        "zh": "kernel 所属层",
         "es": "kernel de",
         "ko": "커널 소속 레이어",
         "ru": "kernel слоя",

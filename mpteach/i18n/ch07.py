@@ -187,7 +187,7 @@ MESSAGES = {
         "en": "largest weight difference after one epoch: {value}",
         "zh": "一轮之后权重的最大差异：{value}",
         "es": "mayor diferencia entre los pesos tras una época: {value}",
-        "ko": "1 에포크 후 가중치의 최대 차이: {value}",
+        "ko": "1에포크 후 가중치의 최대 차이: {value}",
         "ru": "наибольшая разница весов после одной эпохи: {value}",
     },
     "out.ch07.before_first_step": {
@@ -214,7 +214,7 @@ MESSAGES = {
     "out.ch07.mistake.none": {
         "en": "none",
         "zh": "没有错误",
-        "es": "ninguno",
+        "es": "sin errores",
         "ko": "실수 없음",
         "ru": "без ошибок",
     },
@@ -235,7 +235,7 @@ MESSAGES = {
     "out.ch07.mistake.clip_scaled": {
         "en": "clip scaled grads",
         "zh": "裁剪缩放后的梯度",
-        "es": "recortar gradientes escalados",
+        "es": "recorte de gradientes escalados",
         "ko": "스케일된 그래디언트 클리핑",
         "ru": "обрезка отмасштабированных градиентов",
     },

@@ -32,15 +32,15 @@ MESSAGES = {
     "checks.ch09.span_too_narrow": {
         "en": "Not {fmt}: it covers only {have} octaves ({low} to {high}), and the tensor spans {need}. Scaled so that its largest value lands on {high}, its smallest would be {smallest}, below the smallest subnormal: it becomes zero.",
         "zh": "不是 {fmt}：它只覆盖 {have} 个 2 倍区间（{low} 到 {high}），而这个张量跨越 {need} 个。若缩放到最大值落在 {high}，最小值会是 {smallest}，低于最小的次正规数，于是变成零。",
-        "es": "No es {fmt}: solo cubre {have} octavas ({low} a {high}) y el tensor abarca {need}. Escalado para que su mayor valor caiga en {high}, el menor sería {smallest}, por debajo del menor subnormal: se convierte en cero.",
-        "ko": "{fmt} 형식이 아닙니다. 이 형식은 {have}옥타브({low}부터 {high}까지)만 담는데 텐서는 {need}옥타브에 걸쳐 있습니다. 가장 큰 값이 {high}에 오도록 스케일링하면 가장 작은 값은 {smallest}까지 내려가 가장 작은 비정규 수보다 작아지므로 0이 됩니다.",
+        "es": "No es {fmt}: solo cubre {have} potencias de dos (de {low} a {high}) y el tensor abarca {need}. Escalado para que su mayor valor caiga en {high}, el menor sería {smallest}, por debajo del menor subnormal: se convierte en cero.",
+        "ko": "{fmt} 형식이 아닙니다. 이 형식이 담는 범위는 2배 구간 {have}개({low}부터 {high}까지)뿐인데 텐서는 {need}개에 걸쳐 있습니다. 가장 큰 값이 {high}에 오도록 스케일링하면 가장 작은 값은 {smallest}까지 내려가 가장 작은 비정규 수보다 작아지므로 0이 됩니다.",
         "ru": "Не {fmt}: ширина его диапазона (от {low} до {high}) в двоичных порядках — всего {have}, а у тензора — {need}. Если масштабировать так, чтобы наибольшее значение пришлось на {high}, наименьшее станет {smallest} — меньше наименьшего субнормального числа, то есть нулём.",
     },
     "checks.ch09.span_ok": {
         "en": "Right: {fmt} covers {have} octaves ({low} to {high}), enough for the tensor's {need}; one scale factor moves the tensor's range onto it.",
         "zh": "正确：{fmt} 覆盖 {have} 个 2 倍区间（{low} 到 {high}），足以容纳张量的 {need} 个；一个缩放因子就能把张量的范围移到它上面。",
-        "es": "Correcto: {fmt} cubre {have} octavas ({low} a {high}), suficiente para las {need} del tensor; un factor de escala desplaza el rango del tensor sobre él.",
-        "ko": "정답입니다. {fmt} 형식은 {have}옥타브({low}부터 {high}까지)를 담아 텐서의 {need}옥타브에 충분합니다. 스케일 인자 하나로 텐서의 범위를 그 위로 옮길 수 있습니다.",
+        "es": "Correcto: {fmt} cubre {have} potencias de dos (de {low} a {high}), suficientes para las {need} del tensor; un factor de escala desplaza el rango del tensor sobre él.",
+        "ko": "정답입니다. {fmt} 형식은 2배 구간 {have}개({low}부터 {high}까지)를 담으므로 2배 구간 {need}개에 걸친 텐서를 담기에 충분합니다. 스케일 인자 하나로 텐서의 범위를 그 위로 옮길 수 있습니다.",
         "ru": "Верно: ширина диапазона {fmt} (от {low} до {high}) в двоичных порядках — {have}, этого хватает для тензора шириной {need}; один масштабный множитель переносит диапазон тензора на него.",
     },
     "checks.ch09.scale_ok": {
@@ -101,8 +101,8 @@ MESSAGES = {
     },
     "checks.ch09.paths_ok": {
         "en": "Right: an exact key wins, otherwise exactly one regex must match the whole path; two matches are an error, and no match gives the default.",
-        "zh": "正确：完全相同的键优先；否则必须恰好有一个正则表达式匹配整个路径；匹配到两个则报错，没有匹配则使用默认策略。",
-        "es": "Correcto: una clave exacta gana; si no, exactamente una expresión regular debe coincidir con la ruta entera; dos coincidencias son un error, y ninguna da la política por defecto.",
+        "zh": "正确：精确匹配的键优先；否则必须恰好有一个正则表达式匹配整个路径；匹配到两个则报错，没有匹配则使用默认策略。",
+        "es": "Correcto: una clave exacta tiene prioridad; si no, exactamente una expresión regular debe coincidir con la ruta entera; dos coincidencias son un error, y ninguna da la política por defecto.",
         "ko": "정답입니다. 정확한 키가 우선이고, 그렇지 않으면 정확히 하나의 정규 표현식이 경로 전체와 일치해야 합니다. 두 개가 일치하면 오류이고, 하나도 없으면 기본값입니다.",
         "ru": "Верно: точный ключ побеждает, иначе ровно одно регулярное выражение должно совпасть со всем путём; два совпадения — ошибка, ни одного — политика по умолчанию.",
     },

@@ -53,10 +53,10 @@ MESSAGES = {
     },
     "checks.ch10.nan_ok": {
         "en": 'Right: {layer} is where it starts. Its inputs are finite and its output holds {inf} inf values (its exponential exceeds float16\'s 65504); the NaN further on are inf − inf. Fix it there: give that layer dtype="float32", or keep its inputs small.',
-        "zh": '正确：问题从 {layer} 开始。它的输入是有限的，输出却含有 {inf} 个 inf（它的指数超过了 float16 的 65504）；后面的 NaN 是 inf − inf 的结果。请在这里修复：给这一层 dtype="float32"，或者让它的输入保持较小。',
+        "zh": '正确：问题从 {layer} 开始。它的输入是有限的，输出却含有 {inf} 个 inf（它计算的 exp 值超过了 float16 的最大值 65504）；后面的 NaN 是 inf − inf 的结果。请在这里修复：给这一层 dtype="float32"，或者让它的输入保持较小。',
         "es": 'Correcto: todo empieza en {layer}. Sus entradas son finitas y su salida contiene {inf} valores inf (su exponencial supera el 65 504 de float16); los NaN posteriores son inf − inf. Corrígelo ahí: dale a esa capa dtype="float32" o mantén pequeñas sus entradas.',
         "ko": '정답입니다. 문제는 {layer}에서 시작됩니다. 입력은 유한하지만 출력에 inf가 {inf}개 있습니다(지수 함수 값이 float16의 65,504를 넘음). 그 뒤의 NaN은 inf − inf의 결과입니다. 그 레이어에서 고치세요. dtype="float32"를 주거나 입력을 작게 유지하면 됩니다.',
-        "ru": 'Верно: всё начинается в {layer}. Его входы конечны, а выход содержит {inf} значений inf (экспонента превышает 65504 — максимум float16); NaN дальше — это inf − inf. Исправляйте там: задайте этому слою dtype="float32" или держите его входы небольшими.',
+        "ru": 'Верно: всё начинается в {layer}. Его входы конечны, а выход содержит {inf} значений inf (экспонента превышает 65 504 — максимум float16); NaN дальше — это inf − inf. Исправляйте там: задайте этому слою dtype="float32" или держите его входы небольшими.',
     },
     # exercise 2: gradient accumulation
     "checks.ch10.acc_raised": {
@@ -125,8 +125,8 @@ MESSAGES = {
     "checks.ch10.acc_scale_kept": {
         "en": "You skipped the update after the overflow, but the loss scale stayed at {scale}, so the next window overflows again. Let the LossScaleOptimizer's apply see the non-finite sum: it skips the update and halves the scale.",
         "zh": "溢出后你跳过了更新，但损失缩放因子仍是 {scale}，所以下一个累积周期还会溢出。让 LossScaleOptimizer 的 apply 看到这个非有限的和：它会跳过更新并把缩放因子减半。",
-        "es": "Omitiste la actualización tras el desbordamiento, pero la escala de pérdida se quedó en {scale}, así que la siguiente ventana volverá a desbordarse. Deja que el apply del LossScaleOptimizer vea la suma no finita: omite la actualización y reduce la escala a la mitad.",
-        "ko": "오버플로 뒤 업데이트는 건너뛰었지만 손실 스케일이 {scale}에 그대로 있어서 다음 구간도 다시 오버플로됩니다. LossScaleOptimizer의 apply가 유한하지 않은 합을 보게 하세요. 그러면 업데이트를 건너뛰고 스케일을 절반으로 줄입니다.",
+        "es": "Omitiste la actualización tras el desbordamiento, pero la escala de pérdida se quedó en {scale}, así que el siguiente ciclo de acumulación volverá a desbordarse. Deja que el apply del LossScaleOptimizer vea la suma no finita: omite la actualización y reduce la escala a la mitad.",
+        "ko": "오버플로 뒤 업데이트는 건너뛰었지만 손실 스케일이 {scale}에 그대로 있어서 다음 누적 구간에도 다시 오버플로됩니다. LossScaleOptimizer의 apply가 유한하지 않은 합을 보게 하세요. 그러면 업데이트를 건너뛰고 스케일을 절반으로 줄입니다.",
         "ru": "После переполнения вы пропустили обновление, но масштаб потерь остался {scale}, так что следующее окно снова переполнится. Пусть apply у LossScaleOptimizer увидит неконечную сумму: он пропустит обновление и уменьшит масштаб вдвое.",
     },
     "checks.ch10.acc_ok": {
@@ -167,7 +167,7 @@ MESSAGES = {
     },
     "checks.ch10.capstone_float32_layer": {
         "en": 'Layer {layer} computes in float16 but returns float32: a tensor made inside its call is float32 and keras.ops promoted the result. Create it with dtype=self.compute_dtype (or give the layer dtype="float32" on purpose).',
-        "zh": '层 {layer} 以 float16 计算，却返回 float32：它的 call 里新建的张量是 float32，keras.ops 把结果提升成了 float32。请用 dtype=self.compute_dtype 创建它（或者有意给这一层 dtype="float32"）。',
+        "zh": '层 {layer} 以 float16 计算，却返回 float32：它的 call 里新建的张量是 float32，keras.ops 把结果提升成了 float32。请用 dtype=self.compute_dtype 创建它（或者有意给这一层设置 dtype="float32"）。',
         "es": 'La capa {layer} calcula en float16 pero devuelve float32: un tensor creado dentro de su call es float32 y keras.ops promovió el resultado. Créalo con dtype=self.compute_dtype (o dale a la capa dtype="float32" a propósito).',
         "ko": '{layer} 레이어는 float16으로 계산하지만 float32를 반환합니다. call 안에서 만든 텐서가 float32라서 keras.ops가 결과를 float32로 승격했습니다. dtype=self.compute_dtype으로 만드세요(또는 의도적으로 그 레이어에 dtype="float32"를 주세요).',
         "ru": 'Слой {layer} вычисляет в float16, но возвращает float32: тензор, созданный внутри его call, имеет тип float32, и keras.ops повысил тип результата до float32. Создавайте его с dtype=self.compute_dtype (или осознанно задайте слою dtype="float32").',
@@ -219,7 +219,7 @@ MESSAGES = {
         "zh": "compile 把优化器包装进了 LossScaleOptimizer：fit 的缩放因子变成动态的，从 {scale} 开始，而你的 loss_scale_factor 被设成了 None。要保留固定的 {wanted}，请给 compile 传入 auto_scale_loss=False。",
         "es": "compile envolvió el optimizador en un LossScaleOptimizer: la escala de fit es dinámica, empieza en {scale}, y tu loss_scale_factor quedó en None. Para conservar la escala fija de {wanted}, pasa auto_scale_loss=False a compile.",
         "ko": "compile이 옵티마이저를 LossScaleOptimizer로 감쌌습니다. fit의 스케일은 {scale}에서 시작하는 동적 스케일이 되고, loss_scale_factor는 None으로 바뀌었습니다. 스케일을 {wanted}에 고정해 두려면 compile에 auto_scale_loss=False를 넘기세요.",
-        "ru": "compile обернул оптимизатор в LossScaleOptimizer: масштаб в fit стал динамическим, начиная с {scale}, а вашему loss_scale_factor присвоено значение None. Чтобы сохранить фиксированный {wanted}, передайте в compile auto_scale_loss=False.",
+        "ru": "compile обернул оптимизатор в LossScaleOptimizer: масштаб в fit стал динамическим, начиная с {scale}, а вашему loss_scale_factor присвоено значение None. Чтобы сохранить фиксированный масштаб {wanted}, передайте в compile auto_scale_loss=False.",
     },
     "checks.ch10.capstone_scale_wrong": {
         "en": "fit's optimizer has loss_scale_factor={factor}; the script's fixed scale is {wanted}.",
@@ -265,14 +265,14 @@ MESSAGES = {
     },
     "out.ch10.wraps": {
         "en": "{outer} around {inner}",
-        "zh": "{outer} 包裹 {inner}",
+        "zh": "{outer} 包装着 {inner}",
         "es": "{outer} que envuelve a {inner}",
         "ko": "{outer}(내부 옵티마이저: {inner})",
         "ru": "{outer} поверх {inner}",
     },
     "out.ch10.inner_accumulation_steps": {
         "en": "gradient_accumulation_steps of the inner optimizer: {value}",
-        "zh": "内层优化器的 gradient_accumulation_steps：{value}",
+        "zh": "内部优化器的 gradient_accumulation_steps：{value}",
         "es": "gradient_accumulation_steps del optimizador interno: {value}",
         "ko": "내부 옵티마이저의 gradient_accumulation_steps: {value}",
         "ru": "gradient_accumulation_steps внутреннего оптимизатора: {value}",
@@ -287,9 +287,9 @@ MESSAGES = {
     "out.ch10.after_window": {
         "en": "by hand, after each window:",
         "zh": "手动，每个累积周期之后：",
-        "es": "a mano, tras cada ventana:",
-        "ko": "수동, 누적 주기마다:",
-        "ru": "вручную, после каждого цикла накопления:",
+        "es": "a mano, tras cada ciclo de acumulación:",
+        "ko": "수동, 누적 구간마다:",
+        "ru": "вручную, после каждого окна накопления:",
     },
     "out.ch10.updates": {
         "en": "updates",
@@ -328,7 +328,7 @@ MESSAGES = {
     },
     "out.ch10.steps_history": {
         "en": "{n} steps: log2(scale) {values} | skipped: {skipped}",
-        "zh": "{n} 步：log2(缩放因子) {values} | 跳过：{skipped}",
+        "zh": "再训练 {n} 步：log2(缩放因子) {values} | 跳过：{skipped}",
         "es": "{n} pasos: log2(escala) {values} | omitidos: {skipped}",
         "ko": "{n}스텝: log2(스케일) {values} | 건너뜀: {skipped}",
         "ru": "шагов: {n}, log2 масштаба {values} | пропущено: {skipped}",
@@ -343,7 +343,7 @@ MESSAGES = {
     "out.ch10.warned_skipping": {
         "en": "warned 'Skipping variable loading': {value}",
         "zh": "出现 'Skipping variable loading' 警告：{value}",
-        "es": "aviso 'Skipping variable loading': {value}",
+        "es": "aviso «Skipping variable loading»: {value}",
         "ko": "'Skipping variable loading' 경고: {value}",
         "ru": "предупреждение 'Skipping variable loading': {value}",
     },
@@ -357,7 +357,7 @@ MESSAGES = {
     "out.ch10.doctor_codes": {
         "en": "doctor: {value}",
         "zh": "doctor 的发现：{value}",
-        "es": "doctor encontró: {value}",
+        "es": "el doctor encontró: {value}",
         "ko": "doctor 결과: {value}",
         "ru": "доктор нашёл: {value}",
     },
@@ -377,9 +377,9 @@ MESSAGES = {
     },
     "out.ch10.nan_per_row": {
         "en": "{expression} in {dtype}: does each row hold a NaN? {value}",
-        "zh": "{expression}（{dtype}）：每一行都含有 NaN 吗？{value}",
+        "zh": "{expression}（{dtype}）的各行是否含有 NaN：{value}",
         "es": "{expression} en {dtype}: ¿contiene cada fila algún NaN? {value}",
-        "ko": "{dtype}에서 {expression}: 행마다 NaN이 있습니까? {value}",
+        "ko": "{dtype}에서 {expression}: 행마다 NaN이 있는가? {value}",
         "ru": "{expression} в {dtype}: есть ли NaN в каждой строке? {value}",
     },
     "out.ch10.largest_vs_square": {

@@ -4,14 +4,14 @@ MESSAGES = {
     "course.where_colab": {
         "en": "Running in Google Colab",
         "zh": "运行环境：Google Colab",
-        "es": "Ejecutándose en Google Colab",
+        "es": "Se ejecuta en Google Colab",
         "ko": "Google Colab에서 실행 중",
         "ru": "Запуск в Google Colab",
     },
     "course.where_local": {
         "en": "Running in a local Jupyter kernel",
         "zh": "运行环境：本地 Jupyter 内核",
-        "es": "Ejecutándose en un kernel local de Jupyter",
+        "es": "Se ejecuta en un kernel local de Jupyter",
         "ko": "로컬 Jupyter 커널에서 실행 중",
         "ru": "Запуск в локальном ядре Jupyter",
     },

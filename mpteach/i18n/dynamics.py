@@ -240,8 +240,8 @@ MESSAGES = {
     "dynamics.control.spread": {
         "en": "gradient spread (octaves)",
         "zh": "梯度跨度（2 倍区间数）",
-        "es": "amplitud de los gradientes (octavas)",
-        "ko": "그래디언트 분포 폭(옥타브)",
+        "es": "amplitud de los gradientes (potencias de dos)",
+        "ko": "그래디언트 분포 폭(log2 단위)",
         "ru": "разброс градиентов (в двоичных порядках)",
     },
     "dynamics.control.spikes": {

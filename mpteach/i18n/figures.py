@@ -149,14 +149,14 @@ MESSAGES = {
         "zh": "RMSNorm（内部用 float32）",
         "es": "RMSNorm (float32 por dentro)",
         "ko": "RMSNorm(내부는 float32)",
-        "ru": "RMSNorm (внутри float32)",
+        "ru": "RMSNorm (внутри — float32)",
     },
     "fig.ch04.naive": {
         "en": "NaiveRMSNorm (float16 inside)",
         "zh": "NaiveRMSNorm（内部用 float16）",
         "es": "NaiveRMSNorm (float16 por dentro)",
         "ko": "NaiveRMSNorm(내부도 float16)",
-        "ru": "NaiveRMSNorm (внутри float16)",
+        "ru": "NaiveRMSNorm (внутри — float16)",
     },
     "fig.ch04.input_x": {
         "en": "input value x (all four features)",
@@ -226,7 +226,7 @@ MESSAGES = {
         "zh": "低于 float16 最小次正规数：{share}",
         "es": "por debajo del menor subnormal de float16: {share}",
         "ko": "float16의 가장 작은 비정규 수보다 작음: {share}",
-        "ru": "меньше наименьшего субнормального float16: {share}",
+        "ru": "меньше наименьшего субнормального float16:   {share}",
     },
     "fig.ch06.below_normal": {
         "en": "below float16's smallest normal:    {share}",
@@ -280,7 +280,7 @@ MESSAGES = {
     "fig.ch06.good": {
         "en": "good scales",
         "zh": "合适的缩放因子",
-        "es": "escalas buenas",
+        "es": "escalas adecuadas",
         "ko": "적절한 스케일",
         "ru": "подходящие масштабы",
     },
@@ -342,7 +342,7 @@ MESSAGES = {
     },
     "fig.ch10.fixed": {
         "en": "fixed",
-        "zh": "已修复",
+        "zh": "修复后",
         "es": "corregido",
         "ko": "고친 모델",
         "ru": "исправленная",

@@ -115,7 +115,7 @@ MESSAGES = {
         "ru": "статус",
     },
     # what happens to a value stored in a format (mpteach.formats.STATUSES)
-    "formats.status.zero": {"en": "zero", "zh": "零", "es": "cero", "ko": "영(0)", "ru": "ноль"},
+    "formats.status.zero": {"en": "zero", "zh": "零", "es": "cero", "ko": "0", "ru": "ноль"},
     "formats.status.normal": {
         "en": "normal",
         "zh": "正规数",
@@ -132,10 +132,10 @@ MESSAGES = {
     },
     "formats.status.underflow_to_zero": {
         "en": "underflow: rounded to zero",
-        "zh": "下溢：变为零",
+        "zh": "下溢：舍入为零",
         "es": "subdesbordamiento: se vuelve cero",
         "ko": "언더플로: 0이 됨",
-        "ru": "антипереполнение: стало нулём",
+        "ru": "антипереполнение: округлено до нуля",
     },
     "formats.status.overflow_inf": {
         "en": "overflow → inf",
@@ -295,7 +295,7 @@ MESSAGES = {
         "zh": "x = {x} 无法标在这条对数轴上（它是零、inf、NaN，或超出了图示范围）；右侧的状态仍然适用。",
         "es": "x = {x} no se puede marcar en este eje logarítmico (es cero, inf, NaN o queda fuera del rango mostrado); los estados siguen siendo válidos.",
         "ko": "x = {x}인 점은 이 로그 축에 표시할 수 없습니다(0, inf, NaN이거나 표시 범위를 벗어남). 상태 표시는 그대로 유효합니다.",
-        "ru": "x = {x} нельзя отметить на этой логарифмической оси (это ноль, inf, NaN или значение вне показанного диапазона); статусы справа по-прежнему верны.",
+        "ru": "x = {x} нельзя отметить на этой логарифмической оси (это ноль, inf, NaN или значение вне показанного диапазона); статусы по-прежнему верны.",
     },
     # GradientUnderflow
     "formats.grad.scale": {
@@ -401,13 +401,13 @@ MESSAGES = {
         "zh": "损失缩放因子 {scale}：全部数值中 {flushed} 下溢为零，{subnormal} 保留为次正规数，{normal} 为正规数，{overflow} 上溢；另有 {zero} 原本就是零。",
         "es": "Escala de pérdida {scale}: {flushed} de todos los valores se redondean a cero, {subnormal} se conservan como subnormales, {normal} son normales y {overflow} se desbordan; {zero} ya eran exactamente cero.",
         "ko": "손실 스케일 {scale}: 전체 값 중 {flushed}가 0으로 소실되고, {subnormal}는 비정규 수로 유지되며, {normal}는 정규 수, {overflow}는 오버플로입니다. {zero}는 원래 정확히 0이었습니다.",
-        "ru": "Масштаб потерь {scale}: {flushed} всех значений теряются (становятся нулём), {subnormal} сохраняются как субнормальные, {normal} нормализованные, {overflow} переполняются; {zero} были ровно нулём изначально.",
+        "ru": "Масштаб потерь {scale}: {flushed} всех значений теряются (становятся нулём), {subnormal} сохраняются как субнормальные, {normal} остаются нормализованными, {overflow} переполняются; {zero} были ровно нулём изначально.",
     },
     "formats.grad.source": {
         "en": "Real float32 gradients of one batch ({batch} examples) of a {depth}-layer ReLU classifier ({width} units per layer) after {steps} Adam steps on generated data.",
         "zh": "真实的 float32 梯度：一个 {depth} 层 ReLU 分类器（每层 {width} 个单元）在生成数据上训练 {steps} 步 Adam 之后，一个批次（{batch} 个样本）的梯度。",
         "es": "Gradientes reales en float32 de un lote ({batch} ejemplos) de un clasificador ReLU de {depth} capas ({width} unidades por capa) tras {steps} pasos de Adam con datos generados.",
-        "ko": "생성된 데이터로 Adam으로 {steps}스텝 훈련한 {depth}개 레이어 ReLU 분류기(레이어마다 {width}개 유닛)의 한 배치({batch}개 샘플)에서 얻은 실제 float32 그래디언트입니다.",
+        "ko": "생성된 데이터로 Adam으로 {steps}스텝 훈련한 {depth}개 레이어로 된 ReLU 분류기(레이어마다 유닛 {width}개)의 한 배치({batch}개 샘플)에서 얻은 실제 float32 그래디언트입니다.",
         "ru": "Настоящие градиенты float32 для одного батча ({batch} примеров) {depth}-слойного ReLU-классификатора ({width} нейронов в слое) после {steps} шагов Adam на сгенерированных данных.",
     },
     "formats.grad.no_values": {

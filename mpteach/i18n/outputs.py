@@ -25,7 +25,7 @@ MESSAGES = {
     "out.no_warning": {
         "en": "no warning",
         "zh": "没有警告",
-        "es": "ninguna advertencia",
+        "es": "ningún aviso",
         "ko": "경고 없음",
         "ru": "предупреждений нет",
     },
@@ -33,7 +33,7 @@ MESSAGES = {
         "en": "exact stored value: {value}",
         "zh": "精确存储值：{value}",
         "es": "valor almacenado exacto: {value}",
-        "ko": "정확히 저장된 값: {value}",
+        "ko": "저장된 정확한 값: {value}",
         "ru": "точное хранимое значение: {value}",
     },
     "out.neighbours": {
@@ -82,13 +82,13 @@ MESSAGES = {
         "en": "inside call:  w.dtype = {dtype} | read: {read}",
         "zh": "call 内部：w.dtype = {dtype} | 读取：{read}",
         "es": "dentro de call:  w.dtype = {dtype} | lectura: {read}",
-        "ko": "call 안:  w.dtype = {dtype} | 읽은 값: {read}",
+        "ko": "call 안: w.dtype = {dtype} | 읽은 값: {read}",
         "ru": "внутри call:  w.dtype = {dtype} | чтение: {read}",
     },
     "out.outside_call": {
         "en": "outside call: w.dtype = {dtype} | output: {output}",
         "zh": "call 外部：w.dtype = {dtype} | 输出：{output}",
-        "es": "fuera de call: w.dtype = {dtype} | salida: {output}",
+        "es": "fuera de call:   w.dtype = {dtype} | salida: {output}",
         "ko": "call 밖: w.dtype = {dtype} | 출력: {output}",
         "ru": "вне call:     w.dtype = {dtype} | выход: {output}",
     },
@@ -277,8 +277,8 @@ MESSAGES = {
     "out.spans": {
         "en": "{name} spans {span} octaves, relative step {step} (half an eps)",
         "zh": "{name} 跨越 {span} 个 2 倍区间，相对步长 {step}（eps 的一半）",
-        "es": "{name} abarca {span} octavas, paso relativo {step} (la mitad de eps)",
-        "ko": "{name}: {span}옥타브에 걸침, 상대 간격 {step}(eps의 절반)",
+        "es": "{name} abarca {span} potencias de dos, paso relativo {step} (la mitad de eps)",
+        "ko": "{name}: 2배 구간 {span}개에 걸침, 상대 간격 {step}(eps의 절반)",
         "ru": "{name} — ширина диапазона в двоичных порядках: {span}, относительный шаг {step} (половина eps)",
     },
     "out.col_batch": {

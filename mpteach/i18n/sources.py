@@ -200,7 +200,7 @@ MESSAGES = {
     "sources.table.pretraining_single_node": {
         "en": "Pre-training training performance: Single-node on {system}",
         "zh": "预训练性能：单节点 {system}",
-        "es": "Rendimiento de preentrenamiento: un solo nodo {system}",
+        "es": "Rendimiento de preentrenamiento: un solo nodo, {system}",
         "ko": "사전 훈련 성능: 단일 노드 {system}",
         "ru": "Производительность предобучения: один узел {system}",
     },
@@ -250,7 +250,7 @@ MESSAGES = {
     "sources.claim.source.nvidia": {
         "en": "NVIDIA: Automatic Mixed Precision for Deep Learning",
         "zh": "NVIDIA《深度学习的自动混合精度》",
-        "es": "NVIDIA «Precisión mixta automática para aprendizaje profundo»",
+        "es": "NVIDIA: «Precisión mixta automática para aprendizaje profundo»",
         "ko": "NVIDIA 「딥러닝을 위한 자동 혼합 정밀도」",
         "ru": "NVIDIA «Автоматическая смешанная точность для глубокого обучения»",
     },
@@ -314,7 +314,7 @@ MESSAGES = {
     },
     "sources.claim.hardware.cloud_tpus": {
         "en": "Cloud TPUs",
-        "zh": "Google Cloud 上的 TPU",
+        "zh": "Google Cloud 上的 Cloud TPU",
         "es": "TPU de Google Cloud",
         "ko": "Google Cloud의 TPU",
         "ru": "TPU в Google Cloud",

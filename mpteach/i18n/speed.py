@@ -12,14 +12,14 @@ MESSAGES = {
     "speed.verdict_gpu_tf32": {
         "en": "{device}: use mixed_bfloat16 (or mixed_float16) — from compute capability 8.0 (here {cc}) the Tensor Cores run bfloat16 as well as float16, and bfloat16 needs no loss scaling; float32 already uses TF32 here, so the gain is smaller than the 16-bit peak suggests.",
         "zh": "{device}：请使用 mixed_bfloat16（或 mixed_float16）——从计算能力 8.0 起（这里是 {cc}），Tensor Core 既能执行 float16，也能执行 bfloat16，而且 bfloat16 不需要损失缩放；不过这里的 float32 已经使用 TF32，所以实际收益小于 16 位峰值所暗示的幅度。",
-        "es": "{device}: usa mixed_bfloat16 (o mixed_float16). Desde la capacidad de cómputo 8.0 (aquí {cc}) los Tensor Cores ejecutan bfloat16 igual que float16, y bfloat16 no necesita escalado de la pérdida; aquí float32 ya usa TF32, así que la ganancia es menor de lo que sugiere el pico de 16 bits.",
+        "es": "{device}: usa mixed_bfloat16 (o mixed_float16). Desde la capacidad de cómputo 8.0 (aquí {cc}) los Tensor Cores ejecutan tanto bfloat16 como float16, y bfloat16 no necesita escalado de la pérdida; aquí float32 ya usa TF32, así que la ganancia es menor de lo que sugiere el pico de 16 bits.",
         "ko": "{device}: mixed_bfloat16(또는 mixed_float16)을 사용하세요. compute capability 8.0부터(여기서는 {cc}) Tensor Core는 float16뿐 아니라 bfloat16도 실행하며, bfloat16은 손실 스케일링이 필요 없습니다. 다만 여기서는 float32도 이미 TF32를 쓰므로, 이득은 16비트 최대 성능이 암시하는 것보다 작습니다.",
         "ru": "{device}: используйте mixed_bfloat16 (или mixed_float16) — начиная с compute capability 8.0 (здесь {cc}) тензорные ядра поддерживают не только float16, но и bfloat16, а bfloat16 не нуждается в масштабировании потерь; float32 здесь уже использует TF32, поэтому выигрыш меньше, чем обещает пиковая 16-битная производительность.",
     },
     "speed.verdict_gpu_tensor_cores": {
         "en": "{device}: use mixed_float16 — its Tensor Cores (compute capability {cc}) run float16 matrix math several times faster than float32; keep the loss scaling that Keras adds.",
         "zh": "{device}：请使用 mixed_float16——它的 Tensor Core（计算能力 {cc}）执行 float16 矩阵运算比 float32 快数倍；请保留 Keras 自动加上的损失缩放。",
-        "es": "{device}: usa mixed_float16. Sus Tensor Cores (capacidad de cómputo {cc}) hacen el álgebra matricial en float16 varias veces más rápido que en float32; conserva el escalado de la pérdida que añade Keras.",
+        "es": "{device}: usa mixed_float16. Sus Tensor Cores (capacidad de cómputo {cc}) ejecutan las operaciones matriciales en float16 varias veces más rápido que en float32; conserva el escalado de la pérdida que añade Keras.",
         "ko": "{device}: mixed_float16을 사용하세요. 이 GPU의 Tensor Core(compute capability {cc})는 float16 행렬 연산을 float32보다 몇 배 빠르게 수행합니다. Keras가 추가하는 손실 스케일링은 그대로 두세요.",
         "ru": "{device}: используйте mixed_float16 — его тензорные ядра (compute capability {cc}) выполняют матричную арифметику в float16 в несколько раз быстрее, чем в float32; оставьте масштабирование потерь, которое добавляет Keras.",
     },
@@ -40,9 +40,9 @@ MESSAGES = {
     "speed.verdict_cpu_bfloat16": {
         "en": "{device}: use mixed_bfloat16 — this CPU has {features}, which run bfloat16 matrix math faster than float32, and bfloat16 needs no loss scaling.",
         "zh": "{device}：请使用 mixed_bfloat16——这颗 CPU 支持 {features}，执行 bfloat16 矩阵运算比 float32 更快，而且 bfloat16 不需要损失缩放。",
-        "es": "{device}: usa mixed_bfloat16. Esta CPU tiene {features}, que hacen el álgebra matricial en bfloat16 más rápido que en float32, y bfloat16 no necesita escalado de la pérdida.",
+        "es": "{device}: usa mixed_bfloat16. Esta CPU tiene {features}, instrucciones que ejecutan las operaciones matriciales en bfloat16 más rápido que en float32, y bfloat16 no necesita escalado de la pérdida.",
         "ko": "{device}: mixed_bfloat16을 사용하세요. 이 CPU는 {features} 명령어를 지원하므로 bfloat16 행렬 연산을 float32보다 빠르게 수행하며, bfloat16은 손실 스케일링이 필요 없습니다.",
-        "ru": "{device}: используйте mixed_bfloat16 — у этого процессора есть {features}, они выполняют матричную арифметику в bfloat16 быстрее, чем в float32, а bfloat16 не нуждается в масштабировании потерь.",
+        "ru": "{device}: используйте mixed_bfloat16 — у этого процессора есть инструкции {features}, которые выполняют матричные вычисления в bfloat16 быстрее, чем в float32, а bfloat16 не нуждается в масштабировании потерь.",
     },
     "speed.verdict_cpu_plain": {
         "en": "{device}: keep float32 — this CPU has no fast 16-bit matrix instructions (AMX-BF16, AVX512-BF16), so mixed precision would be slower here; it pays off on GPUs with Tensor Cores, TPUs and recent Xeon CPUs.",
@@ -127,9 +127,9 @@ MESSAGES = {
     "speed.published.ratio_note": {
         "en": "ratio = mixed-precision throughput / FP32 (or TF32) throughput, from the two figures; stated = the speedup as the source prints it (- where it prints none).",
         "zh": "比值 = 混合精度吞吐量 / FP32（或 TF32）吞吐量，由两个数字算出；来源值 = 来源中给出的加速比（未给出时为 -）。",
-        "es": "cociente = velocidad de procesamiento en precisión mixta / la de FP32 (o TF32), calculado con las dos cifras; fuente = la aceleración tal como la imprime la fuente (- si no la da).",
+        "es": "cociente = velocidad de procesamiento en precisión mixta / la de FP32 (o TF32), calculado con las dos cifras; declarada = la aceleración tal como la imprime la fuente (- si no la da).",
         "ko": "비율 = 혼합 정밀도 처리량 / FP32(또는 TF32) 처리량으로, 두 수치로 계산한 값입니다. 출처 값 = 출처에 적힌 속도 향상(없으면 -)입니다.",
-        "ru": "отношение = пропускная способность в смешанной точности / в FP32 (или TF32), по двум числам; в источнике = ускорение, как его печатает источник (- если не указано).",
+        "ru": "отношение = пропускная способность в смешанной точности / в FP32 (или TF32), по двум числам; в источн. = ускорение в том виде, в каком его приводит источник (-, если источник его не приводит).",
     },
     "speed.published.col_gpus": {
         "en": "GPUs",
@@ -162,7 +162,7 @@ MESSAGES = {
     "speed.published.col_stated": {
         "en": "stated",
         "zh": "来源值",
-        "es": "fuente",
+        "es": "declarada",
         "ko": "출처 값",
         "ru": "в источн.",
     },
@@ -175,10 +175,10 @@ MESSAGES = {
     },
     "speed.published.batch_note": {
         "en": "batch/GPU: one number when both precisions used it, else FP32-or-TF32/mixed (the sources used the largest batch that fit in memory).",
-        "zh": "每 GPU 批大小：两种精度相同时只写一个数，否则写作“FP32 或 TF32/混合精度”（来源使用了显存能容纳的最大批大小）。",
+        "zh": "每 GPU 批大小：两种精度相同时只写一个数，否则写作“FP32（或 TF32）的批大小/混合精度的批大小”（来源使用了显存能容纳的最大批大小）。",
         "es": "lote/GPU: un solo número si ambas precisiones lo usaron; si no, FP32-o-TF32/mixta (las fuentes usaron el mayor lote que cabía en memoria).",
         "ko": "GPU당 배치: 두 정밀도가 같으면 숫자 하나, 다르면 FP32 또는 TF32/혼합 정밀도 순서입니다(출처는 메모리에 들어가는 가장 큰 배치를 사용함).",
-        "ru": "батч/GPU: одно число, если оба варианта использовали один размер, иначе FP32-или-TF32/смешанная (источники брали наибольший батч, помещавшийся в память).",
+        "ru": "батч/GPU: одно число, если оба варианта использовали один размер, иначе два числа: FP32 (или TF32)/смешанная точность (источники брали наибольший батч, помещавшийся в память).",
     },
     "speed.published.inconsistent": {
         "en": "The source contradicts itself here: {note}.",
@@ -198,7 +198,7 @@ MESSAGES = {
         "en": "TPU: no published measurement of float32 against bfloat16 training that states its setup was found; the TPU figure in mpteach stays a vendor claim (mpteach.bench.vendor_claims()).",
         "zh": "TPU：没有找到注明实验配置、比较 float32 与 bfloat16 训练速度的公开测量；mpteach 中的 TPU 数字仍是厂商宣称（mpteach.bench.vendor_claims()）。",
         "es": "TPU: no se encontró ninguna medición publicada de entrenamiento en float32 frente a bfloat16 que indique su configuración; la cifra de TPU en mpteach sigue siendo una afirmación del fabricante (mpteach.bench.vendor_claims()).",
-        "ko": "TPU: 실험 구성을 밝힌 float32 대 bfloat16 훈련 측정값은 공개된 것을 찾지 못했습니다. mpteach의 TPU 수치는 여전히 벤더의 주장입니다(mpteach.bench.vendor_claims()).",
+        "ko": "TPU: float32와 bfloat16의 훈련을 비교하면서 실험 구성을 밝힌 공개 측정값은 찾지 못했습니다. mpteach의 TPU 수치는 여전히 벤더의 주장입니다(mpteach.bench.vendor_claims()).",
         "ru": "TPU: опубликованного измерения обучения в float32 против bfloat16 с указанной конфигурацией не нашлось; цифра для TPU в mpteach остаётся заявлением производителя (mpteach.bench.vendor_claims()).",
     },
     "speed.published.none": {
@@ -325,7 +325,7 @@ MESSAGES = {
         "en": "TPU: no published measurement of float32 against bfloat16 training that states its setup was found, so the TPU figure below remains a vendor claim.",
         "zh": "TPU：没有找到注明实验配置、比较 float32 与 bfloat16 训练速度的公开测量，因此下面的 TPU 数字仍只是厂商宣称。",
         "es": "TPU: no se encontró ninguna medición publicada de entrenamiento en float32 frente a bfloat16 que indique su configuración, así que la cifra de TPU de abajo sigue siendo una afirmación del fabricante.",
-        "ko": "TPU: 실험 구성을 밝힌 float32 대 bfloat16 훈련 측정값은 공개된 것을 찾지 못했습니다. 그래서 아래 TPU 수치는 여전히 벤더의 주장입니다.",
+        "ko": "TPU: float32와 bfloat16의 훈련을 비교하면서 실험 구성을 밝힌 공개 측정값은 찾지 못했습니다. 그래서 아래 TPU 수치는 여전히 벤더의 주장입니다.",
         "ru": "TPU: опубликованного измерения обучения в float32 против bfloat16 с указанной конфигурацией не нашлось, поэтому цифра для TPU ниже остаётся заявлением производителя.",
     },
     "speed.explorer.unfused": {
@@ -459,6 +459,6 @@ MESSAGES = {
         "zh": "这个网页背后没有运行 Python，所以只展示已记录和已发表的结果。要测量你自己的机器，请在 Colab 或 JupyterLab 中打开这个 notebook，然后点击“在这里运行”。",
         "es": "Esta página no tiene Python detrás, así que muestra resultados registrados y publicados. Para medir tu propia máquina, abre este cuaderno en Colab o JupyterLab y pulsa «Medir aquí».",
         "ko": "이 페이지 뒤에는 Python이 실행되고 있지 않으므로 기록된 결과와 공개된 결과만 보여 줍니다. 여러분의 머신에서 직접 측정하려면 이 노트북을 Colab이나 JupyterLab에서 열고 ‘여기서 실행’을 누르세요.",
-        "ru": "За этой страницей не работает Python, поэтому на ней показаны записанные и опубликованные результаты. Чтобы замерить свою машину, откройте этот блокнот в Colab или JupyterLab и нажмите «Замерить здесь».",
+        "ru": "У этой страницы нет работающего ядра Python, поэтому на ней показаны записанные и опубликованные результаты. Чтобы замерить свою машину, откройте этот блокнот в Colab или JupyterLab и нажмите «Замерить здесь».",
     },
 }
