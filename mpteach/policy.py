@@ -39,6 +39,8 @@ from collections.abc import Iterator, MutableMapping
 from contextlib import contextmanager
 from typing import Any
 
+from mpteach import i18n
+
 POLICY_NAMES: tuple[str, ...] = (
     "float16",
     "bfloat16",
@@ -228,10 +230,7 @@ class PolicyMap(MutableMapping):
             return self._policies[path]
         matches = [key for key in self._policies if re.fullmatch(key, path)]
         if len(matches) > 1:
-            raise ValueError(
-                f"Path {path!r} matches multiple policy keys: {matches}. Each path may match at "
-                "most one key of a PolicyMap."
-            )
+            raise ValueError(i18n.t("policy.map_ambiguous", path=path, matches=matches))
         return self._policies[matches[0]] if matches else self.default_policy
 
     def __setitem__(self, path: str, policy: Policy | str) -> None:

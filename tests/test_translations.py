@@ -125,22 +125,31 @@ def test_struck_out_words_stay_out(lang):
         assert not found, f"{pattern!r} in {found[:5]}: write {instead}"
 
 
-CJK = "\u3000-\u303f\u4e00-\u9fff\uff00-\uffef"  # CJK punctuation, ideographs, full-width forms
-FULL_WIDTH_PUNCTUATION = "\u3000-\u303f\uff00-\uffef"
-BLOCK_START = re.compile(r"\s*([-*+>#|<]|\d+[.)]\s|```|\$\$|$)")
+# CJK punctuation, ideographs and full-width forms, and the dash and ellipsis Chinese text uses
+WIDE = "\u2014\u2026\u3000-\u303f\u4e00-\u9fff\uff00-\uffef"
+FULL_WIDTH_PUNCTUATION = "\u2014\u2026\u3000-\u303f\uff00-\uffef"
+BLOCK_START = re.compile(r"\s*([-*+]\s|[>#|<]|\d+[.)]\s|```|\$\$|$)")
 
 
 def stray_spaces(markdown: str) -> list[str]:
-    """Line breaks inside Chinese prose: the browser shows each as a space (Chromium does), which
-    Chinese does not put between characters or after full-width punctuation."""
+    """Spaces a browser shows inside Chinese prose, which Chinese does not write between
+    characters or after full-width punctuation: a line break there (Chromium renders it as a
+    space), also across emphasis (``就是\\n**自动**``), and spaces after a full-width mark within
+    a line. Tables and code are left alone."""
     found, fence, lines = [], False, markdown.split("\n")
-    for line, after in itertools.pairwise(lines):
+    for line, after in itertools.pairwise([*lines, ""]):
         fence ^= line.strip().startswith("```")
-        if fence or line.lstrip().startswith(("#", "|")) or BLOCK_START.match(after):
+        if fence or line.lstrip().startswith("|"):
             continue
-        both = re.search(f"[{CJK}]$", line) and re.match(f"[{CJK}]", after)
-        punctuation = re.search(f"[{FULL_WIDTH_PUNCTUATION}]$", line) or re.match(
-            f"[{FULL_WIDTH_PUNCTUATION}]", after
+        spaced = re.search(f"[{FULL_WIDTH_PUNCTUATION}] +(?!<a id)\\S", line)
+        if spaced:
+            found.append(repr(spaced.group()))
+        if line.lstrip().startswith("#") or BLOCK_START.match(after):
+            continue
+        end, start = line.rstrip("*_`"), after.lstrip().lstrip("*_")
+        both = re.search(f"[{WIDE}]$", end) and re.match(f"[{WIDE}]", start)
+        punctuation = re.search(f"[{FULL_WIDTH_PUNCTUATION}]$", end) or re.match(
+            f"[{FULL_WIDTH_PUNCTUATION}]", start
         )
         if both or punctuation:
             found.append(f"{line[-12:]}⏎{after[:12]}")

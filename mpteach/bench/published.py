@@ -350,14 +350,15 @@ def batch_label(row: dict[str, Any]) -> str:
     return str(batch["mixed"]) if same else f"{batch['baseline']}/{batch['mixed']}"
 
 
-def source_line(row: dict[str, Any]) -> str:
-    """``'NVIDIA/DeepLearningExamples TensorFlow2/...README.md @729963dd, "<table>" <url>'``."""
+def source_line(row: dict[str, Any], lang: str | None = None) -> str:
+    """``'NVIDIA/DeepLearningExamples TensorFlow2/...README.md @729963dd, “<table>” <url>'``, the
+    table's title in the quotation marks of ``lang``."""
     source = row["source"]
     paths = source["paths"]
     where = paths[0] if len(paths) == 1 else f"{paths[0]} (+{len(paths) - 1})"
     return (
         f"{source['repository']} {where} @{source['commit'][:8]} ({source['date']}), "
-        f"\u201c{source['table']}\u201d {source['url']}"
+        f"{i18n.t('speed.published.title_quote', lang, title=source['table'])} {source['url']}"
     )
 
 
@@ -431,7 +432,7 @@ def format_published(rows: Iterable[dict[str, Any]] | None = None, lang: str | N
     for i, note in enumerate(notes, 1):
         lines.append(f"!{i} {t('inconsistent', note=note)}")
     lines += ["", t("sources")]
-    lines += [f"[{number}] {source_line(row)}" for number, row in enumerate(cited, 1)]
+    lines += [f"[{number}] {source_line(row, lang)}" for number, row in enumerate(cited, 1)]
     if not any(row["device"] == "tpu" for row in rows):
         lines += ["", t("tpu")]
     return "\n".join(lines)

@@ -25,7 +25,7 @@ MESSAGES = {
     "bench.col.median_ms": {
         "en": "median ms",
         "zh": "中位数 ms",
-        "es": "mediana ms",
+        "es": "mediana (ms)",
         "ko": "중앙값 ms",
         "ru": "медиана, мс",
     },

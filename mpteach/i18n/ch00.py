@@ -46,7 +46,7 @@ MESSAGES = {
     "checks.ch00.variable_other": {
         "en": "{answer} is not the variable dtype of {policy}. Its name says what it mixes: 16-bit compute with which 32-bit format?",
         "zh": "{answer} 不是 {policy} 的变量 dtype。它的名字说明了混合的内容：16 位计算配哪种 32 位格式？",
-        "es": "{answer} no es el dtype de las variables de {policy}. Su nombre dice qué mezcla: cómputo de 16 bits con ¿qué formato de 32 bits?",
+        "es": "{answer} no es el dtype de las variables de {policy}. Su nombre dice qué mezcla: cálculo en 16 bits con ¿qué formato de 32 bits?",
         "ko": "입력한 dtype({answer})은 {policy}의 변수 dtype이 아닙니다. 이름에 무엇을 섞는지가 드러나 있습니다. 16비트 연산과 섞는 32비트 형식은 무엇일까요?",
         "ru": "{answer} — не dtype переменных политики {policy}. Её имя говорит, что она смешивает: 16-битные вычисления и какой 32-битный формат?",
     },

@@ -27,14 +27,14 @@ MESSAGES = {
         "zh": "{answer} 不是 float16 能精确表示的值：float16 会把它存成 {stored}。最大的 float16 必须是 float16 能精确保存的值。",
         "es": "{answer} no es un valor float16: float16 lo guarda como {stored}. El mayor float16 es un valor que float16 guarda exactamente.",
         "ko": "입력한 값({answer})은 float16 값이 아닙니다. float16에서는 이 값이 {stored} 값으로 저장됩니다. 가장 큰 float16은 float16이 정확히 담을 수 있는 값입니다.",
-        "ru": "{answer} — не значение float16: float16 хранит его как {stored}. Наибольшее float16 — это значение, которое float16 хранит точно.",
+        "ru": "{answer} — не значение float16: float16 хранит его как {stored}. Наибольшее число float16 — это значение, которое float16 хранит точно.",
     },
     "checks.ch01.largest_too_small": {
         "en": "{answer} is a float16 value, but not the largest: the next float16 above it is {above}.",
         "zh": "{answer} 是一个 float16 值，但不是最大的：比它大的下一个 float16 是 {above}。",
         "es": "{answer} es un valor float16, pero no el mayor: el siguiente float16 por encima es {above}.",
         "ko": "입력한 값({answer})은 float16 값이지만 가장 크지는 않습니다. 그 바로 위의 float16은 {above}입니다.",
-        "ru": "{answer} — значение float16, но не наибольшее: следующее за ним float16 — {above}.",
+        "ru": "{answer} — значение float16, но не наибольшее: следующее за ним число float16 — {above}.",
     },
     "checks.ch01.square_unknown": {
         "en": "Unknown format name(s): {names}. Choose among {choices}.",
@@ -61,7 +61,7 @@ MESSAGES = {
         "en": "Right: {kept} keep 1e-10. Their 8 exponent bits reach down to about 1e-38; float16's 5 bits stop near 6e-8.",
         "zh": "正确：{kept} 能保住 1e-10。它们的 8 位指数可以表示到约 1e-38；float16 的 5 位指数只到约 6e-8。",
         "es": "Correcto: {kept} conservan 1e-10. Sus 8 bits de exponente llegan hasta cerca de 1e-38; los 5 bits de float16 se detienen cerca de 6e-8.",
-        "ko": "정답입니다. {kept} 형식은 1e-10을 유지합니다. 이 형식들의 이 형식들의 8비트 지수는 약 1e-38까지 내려가지만, float16의 5비트 지수는 약 6e-8에서 멈춥니다.",
+        "ko": "정답입니다. {kept} 형식은 1e-10을 유지합니다. 이 형식들의 8비트 지수는 약 1e-38까지 내려가지만, float16의 5비트 지수는 약 6e-8에서 멈춥니다.",
         "ru": "Верно: {kept} сохраняют 1e-10. Их 8 бит порядка позволяют спуститься примерно до 1e-38, а 5 бит порядка float16 — лишь примерно до 6e-8.",
     },
     "checks.ch01.update_not_power": {
@@ -76,7 +76,7 @@ MESSAGES = {
         "zh": "在 float16 中，1.0 + {answer} 会舍入回 1.0：这次更新丢失了（被淹没）。请试一个更大的更新。",
         "es": "En float16, 1.0 + {answer} vuelve a quedar en 1.0 al redondear: la actualización se pierde (queda absorbida). Prueba una mayor.",
         "ko": "float16에서 1.0 + {answer}의 결과는 다시 1.0으로 반올림되어 업데이트가 사라집니다(묻힘). 더 큰 업데이트를 시도하세요.",
-        "ru": "В float16 1.0 + {answer} округляется обратно до 1.0: обновление теряется (поглощается). Попробуйте обновление побольше.",
+        "ru": "В float16 1.0 + {answer} округляется обратно до 1,0: обновление теряется (поглощается). Попробуйте обновление побольше.",
     },
     "checks.ch01.update_too_big": {
         "en": "{answer} does change the weight, but so does {half}: look for the smallest such update.",
@@ -89,7 +89,7 @@ MESSAGES = {
         "en": "Right: 1.0 + {answer} is the next float16 above 1.0. {lost} is exactly half a step, and the tie rounds back to 1.0 (ties go to the even neighbour).",
         "zh": "正确：1.0 + {answer} 就是 1.0 之上的下一个 float16。{lost} 恰好是半个步长，这种中点情况会舍入回 1.0（偶数优先）。",
         "es": "Correcto: 1.0 + {answer} es el siguiente float16 por encima de 1.0. {lost} es justo medio paso, y el empate se redondea a 1.0 (los empates van al vecino par).",
-        "ko": "정답입니다. 1.0 + {answer}의 결과는 1.0 바로 위의 float16입니다. {lost} 업데이트는 정확히 반 단계이고, 정확히 중간인 값은 짝수 쪽 이웃으로 반올림되므로 다시 1.0이 됩니다.",
-        "ru": "Верно: 1.0 + {answer} — следующее float16 после 1.0. {lost} — ровно половина шага, и такое равноудалённое значение округляется обратно к 1.0 (к чётному соседу).",
+        "ko": "정답입니다. 1.0 + {answer}의 결과는 1.0 바로 위의 float16입니다. {lost} 업데이트는 정확히 간격의 절반이고, 정확히 중간인 값은 짝수 쪽 이웃으로 반올림되므로 다시 1.0이 됩니다.",
+        "ru": "Верно: 1.0 + {answer} — следующее после 1,0 число float16. {lost} — ровно половина шага, и такое равноудалённое значение округляется обратно до 1,0 (к чётному соседу).",
     },
 }

@@ -46,7 +46,7 @@ MESSAGES = {
     "checks.ch03.cast_keras2": {
         "en": 'Keras 2 did not give {answer}: it cast only the first argument, so a becomes float64 and b stays float32 (the "bug" in the old documentation).',
         "zh": "Keras 2 的结果不是 {answer}：它只转换第一个参数，所以 a 变成 float64，b 仍是 float32（旧文档里的那个“bug”）。",
-        "es": "Keras 2 no daba {answer}: solo convertía el primer argumento, así que a pasa a float64 y b sigue en float32 (el «bug» de la documentación antigua).",
+        "es": "Keras 2 no daba {answer}: solo convertía el primer argumento, así que a pasaba a float64 y b seguía en float32 (el «bug» de la documentación antigua).",
         "ko": 'Keras 2에서는 {answer} 결과가 나오지 않습니다. 첫 번째 인자만 캐스팅했으므로 a는 float64가 되고 b는 float32로 남습니다(옛 문서의 "버그").',
         "ru": "Keras 2 давал не {answer}: он приводил только первый аргумент, поэтому a становится float64, а b остаётся float32 («баг» из старой документации).",
     },
@@ -136,7 +136,7 @@ MESSAGES = {
     },
     "out.ch03.keras_kernel_output": {
         "en": "keras:   kernel {kernel} -> output {output}",
-        "zh": "keras：kernel {kernel} -> 输出 {output}",
+        "zh": "keras：  kernel {kernel} -> 输出 {output}",
         "es": "keras:   kernel {kernel} -> salida {output}",
         "ko": "keras:   커널 {kernel} -> 출력 {output}",
         "ru": "keras:   kernel {kernel} -> выход {output}",

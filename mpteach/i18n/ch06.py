@@ -130,14 +130,14 @@ MESSAGES = {
     "course.ch06.train.every_seed": {
         "en": "{fact} Every seed: {holds}",
         "zh": "{fact}对每个随机种子都成立：{holds}",
-        "es": "{fact} Todas las semillas: {holds}",
+        "es": "{fact} Se cumple en todas las semillas: {holds}",
         "ko": "{fact} 모든 시드: {holds}",
         "ru": "{fact} Для всех зёрен: {holds}",
     },
     "checks.ch06.scale_not_power": {
         "en": "{answer} is not a power of two. Loss scales are powers of two: multiplying by 2**k changes only the exponent, so scaling and unscaling lose nothing.",
         "zh": "{answer} 不是 2 的幂。损失缩放因子取 2 的幂：乘以 2**k 只改变指数，因此缩放和反缩放都不会损失精度。",
-        "es": "{answer} no es una potencia de dos. Las escalas de pérdida son potencias de dos: multiplicar por 2**k solo cambia el exponente, así que escalar y desescalar no pierde nada.",
+        "es": "{answer} no es una potencia de dos. Las escalas de pérdida son potencias de dos: multiplicar por 2**k solo cambia el exponente, así que al escalar y desescalar no se pierde nada.",
         "ko": "입력한 값({answer})은 2의 거듭제곱이 아닙니다. 손실 스케일은 2의 거듭제곱을 씁니다. 2**k를 곱하면 지수만 바뀌므로 스케일링과 언스케일링에서 잃는 것이 없습니다.",
         "ru": "{answer} — не степень двойки. Масштаб потерь берут степенью двойки: умножение на 2**k меняет только порядок, поэтому масштабирование и обратное деление ничего не теряют.",
     },
@@ -234,16 +234,16 @@ MESSAGES = {
     },
     "out.ch06.optimizer_same": {
         "en": "mpteach optimizer = keras: {value}",
-        "zh": "mpteach 优化器 = keras：{value}",
+        "zh": "mpteach 的优化器    = keras：{value}",
         "es": "optimizador de mpteach = keras: {value}",
         "ko": "mpteach 옵티마이저 = keras: {value}",
         "ru": "оптимизатор mpteach = keras: {value}",
     },
     "out.ch06.replay_same": {
         "en": "mpteach replay    = keras: {value}",
-        "zh": "mpteach 重放   = keras：{value}",
+        "zh": "mpteach 的 replay() = keras：{value}",
         "es": "replay() de mpteach    = keras: {value}",
-        "ko": "mpteach 재생       = keras: {value}",
+        "ko": "mpteach의 replay() = keras: {value}",
         "ru": "replay() из mpteach = keras: {value}",
     },
     "out.ch06.steps": {

@@ -13,7 +13,7 @@ MESSAGES = {
         "zh": "检测到 GPU：本章的训练循环会在 GPU 上运行；分布式示例仍使用两个逻辑 CPU 设备，以便在任何地方结果都一样。",
         "es": "Hay una GPU disponible: los bucles de este capítulo se ejecutan en ella; el ejemplo distribuido sigue usando dos dispositivos CPU lógicos para que funcione igual en todas partes.",
         "ko": "GPU를 사용할 수 있습니다. 이 장의 루프는 GPU에서 실행되며, 분산 예제는 어디서나 같게 동작하도록 여전히 두 개의 논리 CPU 장치를 씁니다.",
-        "ru": "Доступен GPU: циклы этой главы выполняются на нём; пример со стратегией распределения по-прежнему использует два логических CPU, чтобы везде работать одинаково.",
+        "ru": "Доступен GPU: циклы этой главы выполняются на нём; пример со стратегией распределения по-прежнему использует два логических устройства CPU, чтобы везде работать одинаково.",
     },
     "course.ch07.tpu": {
         "en": "A TPU runtime: TPUs train in bfloat16 without loss scaling. This chapter's float16 loops run on the host CPU.",
@@ -60,7 +60,7 @@ MESSAGES = {
     "checks.ch07.step_wrong_loss": {
         "en": "The update is right, but the step returned {returned} instead of the loss, {loss}. Return the unscaled loss: that is the number to log.",
         "zh": "更新正确，但这一步返回的是 {returned}，而不是损失值 {loss}。请返回未缩放的损失：那才是应该记录的数字。",
-        "es": "La actualización es correcta, pero el paso devolvió {returned} en lugar de la pérdida, {loss}. Devuelve la pérdida sin escalar: es la que se registra.",
+        "es": "La actualización es correcta, pero el paso devolvió {returned} en lugar de la pérdida, {loss}. Devuelve la pérdida sin escalar: es el valor que hay que registrar.",
         "ko": "업데이트는 맞지만, 스텝의 반환값이 손실({loss})이 아니라 {returned}입니다. 스케일되지 않은 손실을 반환하세요. 기록할 값은 그것입니다.",
         "ru": "Обновление верное, но шаг вернул {returned} вместо значения потерь {loss}. Возвращайте значение функции потерь без масштаба: именно его записывают в журнал.",
     },
@@ -69,7 +69,7 @@ MESSAGES = {
         "zh": "正确：更新量与普通 SGD 相同，缩放与反缩放互相抵消，并且这一步返回真实的损失。",
         "es": "Correcto: la actualización es igual a la de SGD simple, el escalado y el desescalado se anulan, y el paso devuelve la pérdida real.",
         "ko": "정답입니다. 업데이트가 일반 SGD와 같고, 스케일링과 언스케일링이 상쇄되며, 스텝이 실제 손실을 반환합니다.",
-        "ru": "Верно: обновление совпадает с обычным SGD, масштабирование и обратное деление взаимно сокращаются, а шаг возвращает настоящие потери.",
+        "ru": "Верно: обновление совпадает с обновлением обычного SGD, масштабирование и обратное деление взаимно сокращаются, а шаг возвращает настоящие потери.",
     },
     "checks.ch07.iterations_ok": {
         "en": "Right: {applied} steps were applied and {skipped} were skipped; Keras 3 counts only applied steps. The scale ended at {scale}.",

@@ -39,7 +39,7 @@ MESSAGES = {
     "checks.ch09.span_ok": {
         "en": "Right: {fmt} covers {have} octaves ({low} to {high}), enough for the tensor's {need}; one scale factor moves the tensor's range onto it.",
         "zh": "正确：{fmt} 覆盖 {have} 个 2 倍区间（{low} 到 {high}），足以容纳张量的 {need} 个；一个缩放因子就能把张量的范围移到它上面。",
-        "es": "Correcto: {fmt} cubre {have} potencias de dos (de {low} a {high}), suficientes para las {need} del tensor; un factor de escala desplaza el rango del tensor sobre él.",
+        "es": "Correcto: {fmt} cubre {have} potencias de dos (de {low} a {high}), suficientes para las {need} del tensor; un solo factor de escala basta para llevar el rango del tensor a ese intervalo.",
         "ko": "정답입니다. {fmt} 형식은 2배 구간 {have}개({low}부터 {high}까지)를 담으므로 2배 구간 {need}개에 걸친 텐서를 담기에 충분합니다. 스케일 인자 하나로 텐서의 범위를 그 위로 옮길 수 있습니다.",
         "ru": "Верно: ширина диапазона {fmt} (от {low} до {high}) в двоичных порядках — {have}, этого хватает для тензора шириной {need}; один масштабный множитель переносит диапазон тензора на него.",
     },
@@ -167,7 +167,7 @@ MESSAGES = {
         "zh": "零值 {zero}  次正规数 {subnormal}  相对误差中位数 {error}",
         "es": "cero {zero}  subnormal {subnormal}  mediana del error relativo {error}",
         "ko": "0인 값 {zero}  비정규 수 {subnormal}  상대 오차 중앙값 {error}",
-        "ru": "нули {zero}  субнормальные {subnormal}  медиана отн. ошибки {error}",
+        "ru": "нули {zero}  субнормальные {subnormal}  медиана отн. погрешности {error}",
     },
     "out.ch09.direct": {
         "en": "direct",

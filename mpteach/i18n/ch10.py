@@ -56,7 +56,7 @@ MESSAGES = {
         "zh": '正确：问题从 {layer} 开始。它的输入是有限的，输出却含有 {inf} 个 inf（它计算的 exp 值超过了 float16 的最大值 65504）；后面的 NaN 是 inf − inf 的结果。请在这里修复：给这一层 dtype="float32"，或者让它的输入保持较小。',
         "es": 'Correcto: todo empieza en {layer}. Sus entradas son finitas y su salida contiene {inf} valores inf (su exponencial supera el 65 504 de float16); los NaN posteriores son inf − inf. Corrígelo ahí: dale a esa capa dtype="float32" o mantén pequeñas sus entradas.',
         "ko": '정답입니다. 문제는 {layer}에서 시작됩니다. 입력은 유한하지만 출력에 inf가 {inf}개 있습니다(지수 함수 값이 float16의 65,504를 넘음). 그 뒤의 NaN은 inf − inf의 결과입니다. 그 레이어에서 고치세요. dtype="float32"를 주거나 입력을 작게 유지하면 됩니다.',
-        "ru": 'Верно: всё начинается в {layer}. Его входы конечны, а выход содержит {inf} значений inf (экспонента превышает 65 504 — максимум float16); NaN дальше — это inf − inf. Исправляйте там: задайте этому слою dtype="float32" или держите его входы небольшими.',
+        "ru": 'Верно: проблема начинается в слое {layer}. Его входы конечны, а выход содержит {inf} значений inf (экспонента превышает 65 504 — максимум float16); NaN дальше — это inf − inf. Исправляйте там: задайте этому слою dtype="float32" или держите его входы небольшими.',
     },
     # exercise 2: gradient accumulation
     "checks.ch10.acc_raised": {
@@ -134,7 +134,7 @@ MESSAGES = {
         "zh": "正确：只更新一次，且与对平均梯度做普通 SGD 的结果相同；当某个微批次溢出时，整个更新被跳过，缩放因子降到了 {half}。",
         "es": "Correcto: una sola actualización, igual a la de SGD simple sobre el gradiente medio; y cuando un microlote se desbordó, se omitió toda la actualización y la escala bajó a {half}.",
         "ko": "정답입니다. 평균 그래디언트에 대한 일반 SGD와 같은 업데이트를 한 번만 했고, 마이크로배치가 오버플로되었을 때는 업데이트 전체를 건너뛰고 스케일이 {half}까지 내려갔습니다.",
-        "ru": "Верно: одно обновление, равное обычному SGD по среднему градиенту, а когда в микробатче произошло переполнение, всё обновление было пропущено и масштаб упал до {half}.",
+        "ru": "Верно: одно обновление, равное шагу обычного SGD по среднему градиенту, а когда в микробатче произошло переполнение, всё обновление было пропущено и масштаб упал до {half}.",
     },
     # exercise 3: the capstone
     "checks.ch10.capstone_build_raised": {
@@ -149,7 +149,7 @@ MESSAGES = {
         "zh": "模型中已经没有任何层用 float16 计算了。关掉混合精度不是修复办法：请保留 mixed_float16，并改正错误。",
         "es": "Ninguna capa del modelo calcula ya en float16. Desactivar la precisión mixta no es la solución: mantén mixed_float16 y corrige los errores.",
         "ko": "이제 모델의 어떤 레이어도 float16으로 계산하지 않습니다. 혼합 정밀도를 끄는 것은 해결책이 아닙니다. mixed_float16을 유지하고 실수를 고치세요.",
-        "ru": "Ни один слой модели больше не вычисляет в float16. Отключить смешанную точность — не решение: оставьте mixed_float16 и исправьте ошибки.",
+        "ru": "Ни один слой модели больше не считает в float16. Отключить смешанную точность — не решение: оставьте mixed_float16 и исправьте ошибки.",
     },
     "checks.ch10.capstone_call_raised": {
         "en": "The model raised an error on a training batch: {error}",
@@ -170,7 +170,7 @@ MESSAGES = {
         "zh": '层 {layer} 以 float16 计算，却返回 float32：它的 call 里新建的张量是 float32，keras.ops 把结果提升成了 float32。请用 dtype=self.compute_dtype 创建它（或者有意给这一层设置 dtype="float32"）。',
         "es": 'La capa {layer} calcula en float16 pero devuelve float32: un tensor creado dentro de su call es float32 y keras.ops promovió el resultado. Créalo con dtype=self.compute_dtype (o dale a la capa dtype="float32" a propósito).',
         "ko": '{layer} 레이어는 float16으로 계산하지만 float32를 반환합니다. call 안에서 만든 텐서가 float32라서 keras.ops가 결과를 float32로 승격했습니다. dtype=self.compute_dtype으로 만드세요(또는 의도적으로 그 레이어에 dtype="float32"를 주세요).',
-        "ru": 'Слой {layer} вычисляет в float16, но возвращает float32: тензор, созданный внутри его call, имеет тип float32, и keras.ops повысил тип результата до float32. Создавайте его с dtype=self.compute_dtype (или осознанно задайте слою dtype="float32").',
+        "ru": 'Слой {layer} считает в float16, но возвращает float32: тензор, созданный внутри его call, имеет тип float32, и keras.ops повысил тип результата до float32. Создавайте его с dtype=self.compute_dtype (или осознанно задайте слою dtype="float32").',
     },
     "checks.ch10.capstone_step_raised": {
         "en": "train_step raised an error: {error}",
@@ -244,7 +244,7 @@ MESSAGES = {
     },
     "out.ch10.by_hand": {
         "en": "by hand",
-        "zh": "手动",
+        "zh": "手工",
         "es": "a mano",
         "ko": "수동",
         "ru": "вручную",
@@ -286,7 +286,7 @@ MESSAGES = {
     },
     "out.ch10.after_window": {
         "en": "by hand, after each window:",
-        "zh": "手动，每个累积周期之后：",
+        "zh": "手工，每个累积周期之后：",
         "es": "a mano, tras cada ciclo de acumulación:",
         "ko": "수동, 누적 구간마다:",
         "ru": "вручную, после каждого окна накопления:",
@@ -328,7 +328,7 @@ MESSAGES = {
     },
     "out.ch10.steps_history": {
         "en": "{n} steps: log2(scale) {values} | skipped: {skipped}",
-        "zh": "再训练 {n} 步：log2(缩放因子) {values} | 跳过：{skipped}",
+        "zh": "训练 {n} 步：log2(缩放因子) {values} | 跳过：{skipped}",
         "es": "{n} pasos: log2(escala) {values} | omitidos: {skipped}",
         "ko": "{n}스텝: log2(스케일) {values} | 건너뜀: {skipped}",
         "ru": "шагов: {n}, log2 масштаба {values} | пропущено: {skipped}",
@@ -420,14 +420,14 @@ MESSAGES = {
     "out.ch10.gan_shared_two_applies": {
         "en": "one shared, two applies",
         "zh": "共用一个，调用两次 apply",
-        "es": "uno compartido, dos apply",
+        "es": "uno compartido, dos llamadas a apply",
         "ko": "하나를 공유, apply 두 번",
         "ru": "один общий, два apply",
     },
     "out.ch10.gan_shared_one_apply": {
         "en": "one shared, one apply",
         "zh": "共用一个，调用一次 apply",
-        "es": "uno compartido, un apply",
+        "es": "uno compartido, una llamada a apply",
         "ko": "하나를 공유, apply 한 번",
         "ru": "один общий, один apply",
     },
@@ -440,14 +440,14 @@ MESSAGES = {
     },
     "out.ch10.broken": {
         "en": "broken",
-        "zh": "有问题的",
+        "zh": "有问题的模型模型",
         "es": "roto",
         "ko": "망가진 모델",
         "ru": "сломанная",
     },
     "out.ch10.fixed": {
         "en": "fixed",
-        "zh": "修复后",
+        "zh": "修复后的模型的模型",
         "es": "corregido",
         "ko": "고친 모델",
         "ru": "исправленная",

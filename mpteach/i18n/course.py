@@ -24,8 +24,7 @@ MESSAGES = {
         "Ejecuta `%pip install tensorflow` o cambia a un entorno CPU/GPU; se mostrarán resultados registrados.",
         "ko": "이 런타임에는 TensorFlow가 설치되어 있지 않습니다(Colab TPU 런타임에는 없습니다). "
         "`%pip install tensorflow`를 실행하거나 CPU/GPU 런타임으로 바꾸세요. 대신 기록된 결과를 보여 줍니다.",
-        "ru": "В этой среде не установлен TensorFlow (в TPU-средах Colab его нет). "
-        "Выполните `%pip install tensorflow` или переключитесь на CPU/GPU; вместо живых замеров будут показаны записанные результаты.",
+        "ru": "В этой среде не установлен TensorFlow (в TPU-средах Colab его нет). Выполните `%pip install tensorflow` или переключитесь на среду с CPU/GPU; вместо этого будут показаны записанные результаты.",
     },
     "course.general.cpu": {
         "en": "No GPU or TPU here: every example runs on the CPU. Results are the same; speed differs by hardware.",

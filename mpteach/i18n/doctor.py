@@ -116,10 +116,10 @@ MESSAGES = {
     },
     "doctor.uncast-tensor-creation.why": {
         "en": "Under a mixed policy the inputs and the variables arrive in {compute}, but tf.random.normal, tf.ones, tf.constant, keras.random.normal and similar functions create float32 unless told otherwise. TensorFlow operations refuse to mix dtypes (an error); keras.ops promote the result to float32 instead, so the rest of the layer silently runs in float32.",
-        "zh": "在混合策略下，输入和变量以 {compute} 到达，而 tf.random.normal、tf.ones、tf.constant、keras.random.normal 等函数在未指定时创建 float32。TensorFlow 运算拒绝混合 dtype（报错）；keras.ops 则把结果提升为 float32，于是层的其余部分悄悄地以 float32 运行。",
+        "zh": "在混合策略下，输入和变量都是 {compute}，而 tf.random.normal、tf.ones、tf.constant、keras.random.normal 等函数在未指定时创建 float32。TensorFlow 运算拒绝混合 dtype（报错）；keras.ops 则把结果提升为 float32，于是层的其余部分悄悄地以 float32 运行。",
         "es": "Con una política mixta, las entradas y las variables llegan en {compute}, pero tf.random.normal, tf.ones, tf.constant, keras.random.normal y funciones parecidas crean float32 si no se les indica otra cosa. Las operaciones de TensorFlow se niegan a mezclar dtypes y lanzan un error; keras.ops, en cambio, promueve el resultado a float32, y el resto de la capa se ejecuta en float32 sin avisar.",
         "ko": "혼합 정책에서는 입력과 변수가 {compute} dtype으로 들어오지만, tf.random.normal, tf.ones, tf.constant, keras.random.normal 같은 함수는 따로 지정하지 않으면 float32를 만듭니다. TensorFlow 연산자는 dtype을 섞지 않으므로 오류가 나고, keras.ops는 결과를 float32로 승격하므로 레이어의 나머지 부분이 조용히 float32로 실행됩니다.",
-        "ru": "При смешанной политике входы и переменные приходят в {compute}, но tf.random.normal, tf.ones, tf.constant, keras.random.normal и похожие функции по умолчанию создают float32. Операции TensorFlow не смешивают dtype (ошибка); keras.ops вместо этого повышает результат до float32, и оставшаяся часть слоя молча выполняется в float32.",
+        "ru": "При смешанной политике входы и переменные приходят в {compute}, но tf.random.normal, tf.ones, tf.constant, keras.random.normal и похожие функции по умолчанию создают float32. Операции TensorFlow не смешивают dtype (выдают ошибку); keras.ops вместо этого повышает результат до float32, и оставшаяся часть слоя молча выполняется в float32.",
     },
     "doctor.uncast-tensor-creation.fix": {
         "en": "Create new tensors in the compute dtype: pass dtype=inputs.dtype or dtype=self.compute_dtype.",
@@ -158,7 +158,7 @@ MESSAGES = {
     },
     "doctor.dtype-mismatch.why": {
         "en": "Under a mixed policy the inputs and the autocast variables arrive in {compute}; anything else that is float32 (the output of a float32 sublayer, a float32 tensor kept on the layer) must be cast before it meets them, because TensorFlow operations do not mix dtypes.",
-        "zh": "在混合策略下，输入和自动转换的变量以 {compute} 到达；其他任何 float32 的东西（float32 子层的输出、保存在层上的 float32 张量）在与它们一起运算之前都必须转换，因为 TensorFlow 运算不会混合 dtype。",
+        "zh": "在混合策略下，输入和自动转换的变量都是 {compute}；其他任何 float32 的东西（float32 子层的输出、保存在层上的 float32 张量）在与它们一起运算之前都必须转换，因为 TensorFlow 运算不会混合 dtype。",
         "es": "Con una política mixta, las entradas y las variables con autocast llegan en {compute}; cualquier otra cosa en float32 (la salida de una subcapa float32, un tensor float32 guardado en la capa) debe convertirse antes de encontrarse con ellas, porque las operaciones de TensorFlow no mezclan dtypes.",
         "ko": "혼합 정책에서는 입력과 autocast 변수가 {compute} dtype으로 들어옵니다. 그 밖의 float32 값(float32 하위 레이어의 출력, 레이어에 보관된 float32 텐서)은 이들과 만나기 전에 캐스팅해야 합니다. TensorFlow 연산자는 dtype을 섞지 않기 때문입니다.",
         "ru": "При смешанной политике входы и переменные с автоприведением приходят в {compute}; всё остальное в float32 (выход подслоя float32, тензор float32, хранящийся в слое) нужно привести до встречи с ними, потому что операции TensorFlow не смешивают dtype.",
@@ -200,7 +200,7 @@ MESSAGES = {
     },
     "doctor.call-fails.why": {
         "en": "Something in the layer assumes float32: a dtype check, a dtype written into an argument, a NumPy function with a fixed output type. Under a mixed policy the inputs arrive in {compute}.",
-        "zh": "层中某处假定了 float32：dtype 检查、写死在参数里的 dtype、输出类型固定的 NumPy 函数。在混合策略下输入以 {compute} 到达。",
+        "zh": "层中某处假定了 float32：dtype 检查、写死在参数里的 dtype、输出类型固定的 NumPy 函数。在混合策略下输入是 {compute}。",
         "es": "Algo en la capa da por hecho float32: una comprobación de dtype, un dtype escrito en un argumento, una función de NumPy con tipo de salida fijo. Con una política mixta las entradas llegan en {compute}.",
         "ko": "dtype 검사, 인자에 직접 적은 dtype, 출력 타입이 고정된 NumPy 함수처럼 레이어의 어딘가가 float32를 가정하고 있습니다. 혼합 정책에서는 입력이 {compute} dtype으로 들어옵니다.",
         "ru": "Что-то в слое рассчитывает на float32: проверка dtype, dtype, вписанный в аргумент, функция NumPy с фиксированным типом результата. При смешанной политике входы приходят в {compute}.",
@@ -242,7 +242,7 @@ MESSAGES = {
     },
     "doctor.manual-cast.why": {
         "en": "Keras already reads autocast variables in the compute dtype inside call, so the cast from the old get_layer_policy recipe is not needed. At best it does nothing; cast to self.dtype (the variable dtype, float32 in Keras 3) or to float32, it switches mixed precision off for that computation or causes dtype errors.",
-        "zh": "Keras 已经在 call 内以计算 dtype 读取自动转换的变量，所以旧的 get_layer_policy 写法中的转换是多余的。最好的情况下它什么也不做；若转换为 self.dtype（变量 dtype，在 Keras 3 中是 float32）或 float32，它会让这部分计算关闭混合精度，或者引发 dtype 错误。",
+        "zh": "Keras 已经在 call 内以计算 dtype 读取自动转换的变量，所以旧的 get_layer_policy 写法中的转换是多余的。最好的情况下它什么也不做；若转换为 self.dtype（变量 dtype，在 Keras 3 中是 float32）或 float32，这部分计算就不再使用混合精度，或者引发 dtype 错误。",
         "es": "Keras ya lee las variables con autocast en el dtype de cálculo dentro de call, así que la conversión de la vieja receta con get_layer_policy sobra. En el mejor caso no hace nada; si convierte a self.dtype (el dtype de las variables, float32 en Keras 3) o a float32, desactiva la precisión mixta en ese cálculo o provoca errores de dtype.",
         "ko": "Keras는 이미 call 안에서 autocast 변수를 연산 dtype으로 읽으므로, 예전 get_layer_policy 방식의 캐스팅은 필요 없습니다. 기껏해야 아무 효과가 없고, self.dtype(변수 dtype, Keras 3에서는 float32)이나 float32로 캐스팅하면 그 계산의 혼합 정밀도를 꺼 버리거나 dtype 오류를 일으킵니다.",
         "ru": "Keras уже читает переменные с автоприведением в dtype вычислений внутри call, поэтому приведение из старого рецепта с get_layer_policy не нужно. В лучшем случае оно ничего не делает; приведение к self.dtype (dtype переменных, в Keras 3 это float32) или к float32 отключает смешанную точность для этого вычисления или вызывает ошибки dtype.",
@@ -305,7 +305,7 @@ MESSAGES = {
     },
     "doctor.non-finite-gradient.why": {
         "en": "Intermediate values of the backward pass underflow to 0 or overflow in {compute}. Where a value has underflowed to 0, the derivative of its square root, 1/(2√x), is infinite, and so is its inverse (√0 itself is 0). One inf or NaN gradient spoils the update, and a loss-scale optimizer would skip every step.",
-        "zh": "反向传播的中间值在 {compute} 中下溢为 0 或上溢。某个值下溢为 0 后，它的平方根的导数 1/(2√x) 是无穷大，它的倒数也是（√0 本身等于 0）。一个 inf 或 NaN 梯度就会毁掉这次更新，而损失缩放优化器会跳过每一步。",
+        "zh": "反向传播的中间值在 {compute} 中下溢为 0 或上溢。某个值下溢为 0 后，它的平方根的导数 1/(2√x) 是无穷大，它的倒数也是（√0 本身等于 0）。一个 inf 或 NaN 梯度就会毁掉这次更新，使用损失缩放优化器时则每一步都会被跳过。",
         "es": "Los valores intermedios de la pasada hacia atrás se anulan por subdesbordamiento o desbordan en {compute}. Donde un valor se ha anulado por subdesbordamiento, la derivada de su raíz cuadrada, 1/(2√x), es infinita, y también su inverso (√0 en sí es 0). Un solo gradiente inf o NaN estropea la actualización, y un optimizador con escalado de la pérdida omitiría todos los pasos.",
         "ko": "역전파의 중간값이 {compute}에서 0으로 언더플로되거나 오버플로됩니다. 값이 0으로 언더플로되면 그 제곱근의 도함수 1/(2√x)는 무한대이고, 역수도 무한대입니다(√0 자체는 0입니다). inf나 NaN 그래디언트 하나가 업데이트를 망치고, 손실 스케일링 옵티마이저는 모든 스텝을 건너뛰게 됩니다.",
         "ru": "Промежуточные значения обратного прохода в {compute} обращаются в 0 (антипереполнение) или переполняются. Если значение обнулилось, производная квадратного корня от него, 1/(2√x), бесконечна, как и обратная ему величина (сам √0 равен 0). Один градиент inf или NaN портит обновление, а оптимизатор с масштабированием потерь пропускал бы каждый шаг.",
@@ -474,7 +474,7 @@ MESSAGES = {
     },
     "doctor.train-step-fails.why": {
         "en": "Training runs code that inference does not: training=True branches, the loss, the gradients, the optimizer. Two dtypes that meet there, or an operation with no {compute} kernel, break the first step of fit.",
-        "zh": "训练会执行推理时不执行的代码：training=True 分支、损失、梯度、优化器。在那里相遇的两种 dtype，或没有 {compute} 内核的运算，会让 fit 的第一步就失败。",
+        "zh": "训练会执行推理时不执行的代码：training=True 分支、损失、梯度、优化器。在那里一起参与运算的两种不同 dtype，或没有 {compute} 内核的运算，会让 fit 的第一步就失败。",
         "es": "El entrenamiento ejecuta código que la inferencia no ejecuta: las ramas con training=True, la pérdida, los gradientes, el optimizador. Dos dtypes que se encuentran allí, o una operación sin kernel en {compute}, rompen el primer paso de fit.",
         "ko": "훈련에서는 training=True 분기, 손실, 그래디언트, 옵티마이저처럼 추론에서는 실행되지 않는 코드가 실행됩니다. 거기서 만나는 두 dtype이나 {compute} 커널이 없는 연산자는 fit의 첫 스텝을 망가뜨립니다.",
         "ru": "Обучение выполняет код, который не выполняется при инференсе: ветви с training=True, функцию потерь, градиенты, оптимизатор. Встретившиеся там два разных dtype или операция без вычислительного ядра для {compute} ломают первый же шаг fit.",
@@ -559,7 +559,7 @@ MESSAGES = {
     },
     "doctor.half-output.why": {
         "en": "Losses and metrics are computed from the outputs, and the TensorFlow guide recommends float32 outputs whatever the model ends with: {dtype} outputs have already lost range and digits before the loss sees them.",
-        "zh": "损失和指标由输出计算，TensorFlow 指南建议无论模型以什么结尾，输出都用 float32：{dtype} 输出在损失看到它们之前就已经损失了范围和有效数字。",
+        "zh": "损失和指标由输出计算，TensorFlow 指南建议无论模型以什么结尾，输出都用 float32：{dtype} 输出在进入损失函数之前就已经丢失了范围和有效数字。",
         "es": "Las pérdidas y las métricas se calculan a partir de las salidas, y la guía de TensorFlow recomienda salidas float32 termine como termine el modelo: unas salidas {dtype} ya han perdido rango y cifras antes de que la pérdida las vea.",
         "ko": "손실과 지표는 출력으로 계산되며, TensorFlow 가이드는 모델이 무엇으로 끝나든 float32 출력을 권장합니다. {dtype} 출력은 손실 계산에 들어가기 전에 이미 범위와 유효 숫자를 잃었습니다.",
         "ru": "Потери и метрики вычисляются по выходам, и руководство TensorFlow советует выходы float32, чем бы ни заканчивалась модель: выходы {dtype} уже потеряли диапазон и значащие цифры до того, как их увидит функция потерь.",

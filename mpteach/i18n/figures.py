@@ -373,6 +373,6 @@ MESSAGES = {
         "zh": "损失缩放因子能区分 NaN 和溢出",
         "es": "la escala de pérdida distingue un NaN de un desbordamiento",
         "ko": "손실 스케일로 NaN과 오버플로 구별하기",
-        "ru": "масштаб потерь отличает NaN от переполнения",
+        "ru": "по масштабу потерь можно отличить NaN от переполнения",
     },
 }

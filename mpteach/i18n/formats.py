@@ -133,7 +133,7 @@ MESSAGES = {
     "formats.status.underflow_to_zero": {
         "en": "underflow: rounded to zero",
         "zh": "下溢：舍入为零",
-        "es": "subdesbordamiento: se vuelve cero",
+        "es": "subdesbordamiento: se redondea a cero",
         "ko": "언더플로: 0이 됨",
         "ru": "антипереполнение: округлено до нуля",
     },
@@ -223,14 +223,14 @@ MESSAGES = {
         "en": "Move x down to the next smaller value that the chosen format can store (one ULP down)",
         "zh": "把 x 移到所选格式能表示的下一个更小的值（减少一个 ULP）",
         "es": "Baja x al siguiente valor menor que el formato elegido puede almacenar (un ULP menos)",
-        "ko": "x를 선택한 형식이 저장할 수 있는 바로 아래의 더 작은 값으로 옮깁니다(ULP 하나만큼 아래)",
+        "ko": "x를, 선택한 형식이 저장할 수 있는 값 중 바로 아래 값으로 옮깁니다(ULP 하나만큼 아래)",
         "ru": "Перевести x к ближайшему меньшему значению, которое может хранить выбранный формат (на одну ULP вниз)",
     },
     "formats.explorer.step_up_tooltip": {
         "en": "Move x up to the next larger value that the chosen format can store (one ULP up)",
         "zh": "把 x 移到所选格式能表示的下一个更大的值（增加一个 ULP）",
         "es": "Sube x al siguiente valor mayor que el formato elegido puede almacenar (un ULP más)",
-        "ko": "x를 선택한 형식이 저장할 수 있는 바로 위의 더 큰 값으로 옮깁니다(ULP 하나만큼 위)",
+        "ko": "x를, 선택한 형식이 저장할 수 있는 값 중 바로 위 값으로 옮깁니다(ULP 하나만큼 위)",
         "ru": "Перевести x к ближайшему большему значению, которое может хранить выбранный формат (на одну ULP вверх)",
     },
     "formats.explorer.saturate": {
@@ -399,7 +399,7 @@ MESSAGES = {
     "formats.grad.summary": {
         "en": "Loss scale {scale}: {flushed} of all values lost to zero, {subnormal} kept as subnormals, {normal} normal, {overflow} overflowing; {zero} were exactly zero already.",
         "zh": "损失缩放因子 {scale}：全部数值中 {flushed} 下溢为零，{subnormal} 保留为次正规数，{normal} 为正规数，{overflow} 上溢；另有 {zero} 原本就是零。",
-        "es": "Escala de pérdida {scale}: {flushed} de todos los valores se redondean a cero, {subnormal} se conservan como subnormales, {normal} son normales y {overflow} se desbordan; {zero} ya eran exactamente cero.",
+        "es": "Escala de pérdida {scale}: el {flushed} de todos los valores se redondean a cero, el {subnormal} se conservan como subnormales, el {normal} son normales y el {overflow} se desbordan; el {zero} ya eran exactamente cero.",
         "ko": "손실 스케일 {scale}: 전체 값 중 {flushed}가 0으로 소실되고, {subnormal}는 비정규 수로 유지되며, {normal}는 정규 수, {overflow}는 오버플로입니다. {zero}는 원래 정확히 0이었습니다.",
         "ru": "Масштаб потерь {scale}: {flushed} всех значений теряются (становятся нулём), {subnormal} сохраняются как субнормальные, {normal} остаются нормализованными, {overflow} переполняются; {zero} были ровно нулём изначально.",
     },
@@ -407,7 +407,7 @@ MESSAGES = {
         "en": "Real float32 gradients of one batch ({batch} examples) of a {depth}-layer ReLU classifier ({width} units per layer) after {steps} Adam steps on generated data.",
         "zh": "真实的 float32 梯度：一个 {depth} 层 ReLU 分类器（每层 {width} 个单元）在生成数据上训练 {steps} 步 Adam 之后，一个批次（{batch} 个样本）的梯度。",
         "es": "Gradientes reales en float32 de un lote ({batch} ejemplos) de un clasificador ReLU de {depth} capas ({width} unidades por capa) tras {steps} pasos de Adam con datos generados.",
-        "ko": "생성된 데이터로 Adam으로 {steps}스텝 훈련한 {depth}개 레이어로 된 ReLU 분류기(레이어마다 유닛 {width}개)의 한 배치({batch}개 샘플)에서 얻은 실제 float32 그래디언트입니다.",
+        "ko": "{depth}층 ReLU 분류기(레이어마다 유닛 {width}개)를 생성된 데이터에서 Adam으로 {steps}스텝 훈련한 뒤, 한 배치({batch}개 샘플)에서 얻은 실제 float32 그래디언트입니다.",
         "ru": "Настоящие градиенты float32 для одного батча ({batch} примеров) {depth}-слойного ReLU-классификатора ({width} нейронов в слое) после {steps} шагов Adam на сгенерированных данных.",
     },
     "formats.grad.no_values": {

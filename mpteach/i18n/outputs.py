@@ -111,7 +111,7 @@ MESSAGES = {
         "zh": "最大相对误差",
         "es": "máx. error rel.",
         "ko": "최대 상대 오차",
-        "ru": "макс. отн. ошибка",
+        "ru": "макс. отн. погрешность",
     },
     "out.max_abs_gradient": {
         "en": "max |g| {what}",
@@ -236,13 +236,13 @@ MESSAGES = {
         "en": "mpteach's optimizer = Keras's (scale, counter, finite steps, loss): {value}",
         "zh": "mpteach 的优化器 = Keras 的（缩放因子、计数器、有限步、损失值）：{value}",
         "es": "optimizador de mpteach = el de Keras (escala, contador, pasos finitos, pérdida): {value}",
-        "ko": "mpteach 옵티마이저 = Keras 옵티마이저 (스케일, 카운터, 유한 스텝, 손실 값): {value}",
+        "ko": "mpteach 옵티마이저 = Keras 옵티마이저(스케일, 카운터, 유한 스텝, 손실 값): {value}",
         "ru": "оптимизатор mpteach = оптимизатор Keras (масштаб, счётчик, конечные шаги, значение функции потерь): {value}",
     },
     "out.replay_same_as_keras": {
         "en": "the recorded finite/inf steps, replayed = Keras's scales: {value}",
         "zh": "按记录的有限/inf 步重放 = Keras 的缩放因子：{value}",
-        "es": "los pasos finitos/inf registrados, reproducidos = escalas de Keras: {value}",
+        "es": "reproducción de los pasos finitos/inf registrados = escalas de Keras: {value}",
         "ko": "기록된 유한/inf 스텝을 재생한 결과 = Keras의 스케일: {value}",
         "ru": "повтор записанных конечных/inf шагов = масштабы Keras: {value}",
     },
@@ -335,6 +335,6 @@ MESSAGES = {
         "zh": "较旧的 CPU",
         "es": "CPU más antigua",
         "ko": "구형 CPU",
-        "ru": "старый CPU",
+        "ru": "более старый CPU",
     },
 }

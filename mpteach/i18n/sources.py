@@ -73,7 +73,7 @@ MESSAGES = {
         "en": "{gpu} ({gpus} GPU; log folder {folder})",
         "zh": "{gpu}（{gpus} 块 GPU；日志文件夹 {folder}）",
         "es": "{gpu} ({gpus} GPU; carpeta de registros {folder})",
-        "ko": "{gpu}(GPU {gpus}개, 로그 폴더 {folder})",
+        "ko": "{gpu} (GPU {gpus}개, 로그 폴더 {folder})",
         "ru": "{gpu} ({gpus} GPU; папка с логами {folder})",
     },
     "sources.framework.ngc_unstated_for_table": {
@@ -202,7 +202,7 @@ MESSAGES = {
         "zh": "预训练性能：单节点 {system}",
         "es": "Rendimiento de preentrenamiento: un solo nodo, {system}",
         "ko": "사전 훈련 성능: 단일 노드 {system}",
-        "ru": "Производительность предобучения: один узел {system}",
+        "ru": "Производительность предобучения на одном узле: {system}",
     },
     "sources.table.squad": {
         "en": "Fine-tuning training performance for SQuAD v1.1 on {system}",
@@ -293,14 +293,14 @@ MESSAGES = {
     "sources.claim.quote.volta_turing": {
         "en": "speedups of up to 3X on NVIDIA Volta and Turing GPUs",
         "zh": "在 NVIDIA Volta 和 Turing GPU 上最高可加速 3 倍",
-        "es": "aceleraciones de hasta 3X en las GPU NVIDIA Volta y Turing",
+        "es": "aceleraciones de hasta 3× en las GPU NVIDIA Volta y Turing",
         "ko": "NVIDIA Volta 및 Turing GPU에서 최대 3배의 속도 향상",
         "ru": "ускорение до 3 раз на GPU NVIDIA Volta и Turing",
     },
     "sources.claim.quote.significant": {
         "en": "significant (2-3X) speedup",
         "zh": "显著的（2-3 倍）加速",
-        "es": "una aceleración significativa (2-3X)",
+        "es": "una aceleración significativa (de 2 a 3×)",
         "ko": "상당한(2~3배) 속도 향상",
         "ru": "значительное ускорение (в 2–3 раза)",
     },
@@ -315,8 +315,8 @@ MESSAGES = {
     "sources.claim.hardware.cloud_tpus": {
         "en": "Cloud TPUs",
         "zh": "Google Cloud 上的 Cloud TPU",
-        "es": "TPU de Google Cloud",
-        "ko": "Google Cloud의 TPU",
+        "es": "Cloud TPU de Google",
+        "ko": "Google Cloud의 Cloud TPU",
         "ru": "TPU в Google Cloud",
     },
     "sources.claim.hardware.intel_amx": {

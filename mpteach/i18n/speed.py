@@ -13,7 +13,7 @@ MESSAGES = {
         "en": "{device}: use mixed_bfloat16 (or mixed_float16) — from compute capability 8.0 (here {cc}) the Tensor Cores run bfloat16 as well as float16, and bfloat16 needs no loss scaling; float32 already uses TF32 here, so the gain is smaller than the 16-bit peak suggests.",
         "zh": "{device}：请使用 mixed_bfloat16（或 mixed_float16）——从计算能力 8.0 起（这里是 {cc}），Tensor Core 既能执行 float16，也能执行 bfloat16，而且 bfloat16 不需要损失缩放；不过这里的 float32 已经使用 TF32，所以实际收益小于 16 位峰值所暗示的幅度。",
         "es": "{device}: usa mixed_bfloat16 (o mixed_float16). Desde la capacidad de cómputo 8.0 (aquí {cc}) los Tensor Cores ejecutan tanto bfloat16 como float16, y bfloat16 no necesita escalado de la pérdida; aquí float32 ya usa TF32, así que la ganancia es menor de lo que sugiere el pico de 16 bits.",
-        "ko": "{device}: mixed_bfloat16(또는 mixed_float16)을 사용하세요. compute capability 8.0부터(여기서는 {cc}) Tensor Core는 float16뿐 아니라 bfloat16도 실행하며, bfloat16은 손실 스케일링이 필요 없습니다. 다만 여기서는 float32도 이미 TF32를 쓰므로, 이득은 16비트 최대 성능이 암시하는 것보다 작습니다.",
+        "ko": "{device}: mixed_bfloat16(또는 mixed_float16)을 사용하세요. compute capability 8.0부터(여기서는 {cc}) Tensor Core는 float16뿐 아니라 bfloat16도 실행하며, bfloat16은 손실 스케일링이 필요 없습니다. 다만 여기서는 float32도 이미 TF32를 쓰므로, 이득은 16비트 최대 성능 수치로 기대할 만한 것보다 작습니다.",
         "ru": "{device}: используйте mixed_bfloat16 (или mixed_float16) — начиная с compute capability 8.0 (здесь {cc}) тензорные ядра поддерживают не только float16, но и bfloat16, а bfloat16 не нуждается в масштабировании потерь; float32 здесь уже использует TF32, поэтому выигрыш меньше, чем обещает пиковая 16-битная производительность.",
     },
     "speed.verdict_gpu_tensor_cores": {
@@ -26,7 +26,7 @@ MESSAGES = {
     "speed.verdict_gpu_old": {
         "en": "{device}: keep float32 as the default — compute capability {cc} has no Tensor Cores (they start at 7.0), so 16-bit math is no faster; mixed precision can still give a modest speedup from halved memory traffic, so measure your model before you switch.",
         "zh": "{device}：默认请保持 float32——计算能力 {cc} 没有 Tensor Core（从 7.0 开始才有），16 位运算并不更快；不过混合精度把内存访问量减半，仍可能带来有限的加速，切换之前请先测量你的模型。",
-        "es": "{device}: mantén float32 por defecto. La capacidad de cómputo {cc} no tiene Tensor Cores (empiezan en la 7.0), así que la aritmética de 16 bits no es más rápida; aun así, la precisión mixta puede dar una aceleración modesta al reducir a la mitad el tráfico de memoria: mide tu modelo antes de cambiar.",
+        "es": "{device}: mantén float32 por defecto. Con capacidad de cómputo {cc} no hay Tensor Cores (aparecen a partir de la 7.0), así que la aritmética de 16 bits no es más rápida; aun así, la precisión mixta puede dar una aceleración modesta al reducir a la mitad el tráfico de memoria: mide tu modelo antes de cambiar.",
         "ko": "{device}: 기본값으로 float32를 유지하세요. compute capability {cc}에는 Tensor Core가 없으므로(7.0부터 있음) 16비트 연산이 더 빠르지 않습니다. 그래도 혼합 정밀도는 메모리 트래픽을 절반으로 줄여 약간의 속도 향상을 줄 수 있으니, 바꾸기 전에 모델을 직접 측정해 보세요.",
         "ru": "{device}: по умолчанию оставьте float32 — при compute capability {cc} тензорных ядер нет (они появляются с 7.0), поэтому 16-битная арифметика не быстрее; всё же смешанная точность может дать небольшое ускорение за счёт вдвое меньшего объёма обмена с памятью, так что измерьте свою модель, прежде чем переходить.",
     },
@@ -100,7 +100,7 @@ MESSAGES = {
         "zh": "在这里，融合后的 float16 MatMul+BiasAdd 内核并不慢：一个 {size}x{size} 的 Dense 层用时 {default_ms:.2f} 毫秒，关闭 remapping 时为 {remapping_off_ms:.2f} 毫秒，用 XLA 时为 {xla_ms:.2f} 毫秒（{slowdown:.1f} 倍）。在这个设备上无需任何变通办法。",
         "es": "Aquí el kernel fusionado MatMul+BiasAdd en float16 no es lento: {default_ms:.2f} ms para una capa Dense de {size}x{size}, frente a {remapping_off_ms:.2f} ms con el remapping desactivado y {xla_ms:.2f} ms con XLA ({slowdown:.1f} veces). En este dispositivo no hace falta ninguna solución alternativa.",
         "ko": "여기서는 융합된 float16 MatMul+BiasAdd 커널이 느리지 않습니다. {size}x{size} Dense 레이어 하나에 {default_ms:.2f} ms, remapping을 끄면 {remapping_off_ms:.2f} ms, XLA로는 {xla_ms:.2f} ms입니다({slowdown:.1f}배). 이 장치에서는 우회 방법이 필요 없습니다.",
-        "ru": "Здесь слитое вычислительное ядро MatMul+BiasAdd для float16 не медленное: {default_ms:.2f} мс на слой Dense {size}x{size}, против {remapping_off_ms:.2f} мс с отключённым remapping и {xla_ms:.2f} мс с XLA (в {slowdown:.1f} раза). На этом устройстве обходной приём не нужен.",
+        "ru": "Здесь слитое вычислительное ядро MatMul+BiasAdd для float16 не медленное: {default_ms:.2f} мс на слой Dense {size}x{size}, против {remapping_off_ms:.2f} мс с отключённым remapping и {xla_ms:.2f} мс с XLA (замедление {slowdown:.1f}×). На этом устройстве обходной приём не нужен.",
     },
     "speed.conv_slow": {
         "en": "TensorFlow has no fast CPU kernel for the float16 gradient of a convolution with respect to its filters (Conv2DBackpropFilter): here it took {float16_ms:.2f} ms for a small convolution ({size}x{size} images, {size} channels), against {float32_ms:.2f} ms in float32 and {xla_ms:.2f} ms in float16 with XLA: {slowdown:.0f} times slower. On a CPU, train float16 CNNs with jit_compile=True, or use mixed_bfloat16.",
@@ -114,7 +114,7 @@ MESSAGES = {
         "zh": "在这里，卷积对卷积核的 float16 梯度并不慢：一个小卷积（{size}x{size} 图像，{size} 个通道）用时 {float16_ms:.2f} 毫秒，float32 为 {float32_ms:.2f} 毫秒，float16 配合 XLA 为 {xla_ms:.2f} 毫秒（{slowdown:.1f} 倍）。在这个设备上无需任何变通办法。",
         "es": "Aquí el gradiente float16 de una convolución respecto a sus filtros no es lento: {float16_ms:.2f} ms para una convolución pequeña (imágenes de {size}x{size}, {size} canales), frente a {float32_ms:.2f} ms en float32 y {xla_ms:.2f} ms en float16 con XLA ({slowdown:.1f} veces). En este dispositivo no hace falta ninguna solución alternativa.",
         "ko": "여기서는 합성곱의 필터에 대한 float16 그래디언트가 느리지 않습니다. 작은 합성곱({size}x{size} 이미지, 채널 {size}개)에 {float16_ms:.2f} ms, float32로는 {float32_ms:.2f} ms, XLA를 쓴 float16으로는 {xla_ms:.2f} ms입니다({slowdown:.1f}배). 이 장치에서는 우회 방법이 필요 없습니다.",
-        "ru": "Здесь градиент свёртки по фильтрам в float16 не медленный: {float16_ms:.2f} мс на небольшую свёртку (изображения {size}x{size}, {size} каналов), против {float32_ms:.2f} мс в float32 и {xla_ms:.2f} мс в float16 с XLA (в {slowdown:.1f} раза). На этом устройстве обходной приём не нужен.",
+        "ru": "Здесь градиент свёртки по фильтрам в float16 не медленный: {float16_ms:.2f} мс на небольшую свёртку (изображения {size}x{size}, {size} каналов), против {float32_ms:.2f} мс в float32 и {xla_ms:.2f} мс в float16 с XLA (замедление {slowdown:.1f}×). На этом устройстве обходной приём не нужен.",
     },
     # --- mpteach.bench.format_published: the published measurements as a text table
     "speed.published.title": {
@@ -127,9 +127,16 @@ MESSAGES = {
     "speed.published.ratio_note": {
         "en": "ratio = mixed-precision throughput / FP32 (or TF32) throughput, from the two figures; stated = the speedup as the source prints it (- where it prints none).",
         "zh": "比值 = 混合精度吞吐量 / FP32（或 TF32）吞吐量，由两个数字算出；来源值 = 来源中给出的加速比（未给出时为 -）。",
-        "es": "cociente = velocidad de procesamiento en precisión mixta / la de FP32 (o TF32), calculado con las dos cifras; declarada = la aceleración tal como la imprime la fuente (- si no la da).",
+        "es": "cociente = velocidad de procesamiento en precisión mixta / la de FP32 (o TF32), calculado con las dos cifras; declarada = la aceleración tal como la da la fuente (- si no la indica).",
         "ko": "비율 = 혼합 정밀도 처리량 / FP32(또는 TF32) 처리량으로, 두 수치로 계산한 값입니다. 출처 값 = 출처에 적힌 속도 향상(없으면 -)입니다.",
         "ru": "отношение = пропускная способность в смешанной точности / в FP32 (или TF32), по двум числам; в источн. = ускорение в том виде, в каком его приводит источник (-, если источник его не приводит).",
+    },
+    "speed.published.title_quote": {
+        "en": "“{title}”",
+        "zh": "“{title}”",
+        "es": "«{title}»",
+        "ko": "“{title}”",
+        "ru": "«{title}»",
     },
     "speed.published.col_gpus": {
         "en": "GPUs",
@@ -312,7 +319,7 @@ MESSAGES = {
         "zh": "来源给出的加速比与它自己的吞吐量不符",
         "es": "la aceleración indicada por la fuente contradice sus propias velocidades de procesamiento",
         "ko": "출처에 적힌 속도 향상이 출처 자신의 처리량과 맞지 않음",
-        "ru": "указанное в источнике ускорение противоречит его же пропускной способности",
+        "ru": "указанное в источнике ускорение противоречит его же данным о пропускной способности",
     },
     "speed.explorer.sources_title": {
         "en": "Sources of the published measurements",
@@ -382,7 +389,7 @@ MESSAGES = {
         "zh": "公开宣称的数字——并非在这里测得",
         "es": "Afirmaciones publicadas — no medidas aquí",
         "ko": "공개된 주장(여기서 측정하지 않음)",
-        "ru": "Опубликованные заявления — не измерены здесь",
+        "ru": "Опубликованные заявления — здесь не измерялись",
     },
     "speed.explorer.claims_note": {
         "en": "Figures from vendors and guides, for their own hardware and best cases; compare them with what was measured above.",
