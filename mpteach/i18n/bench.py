@@ -24,7 +24,7 @@ MESSAGES = {
     },
     "bench.col.median_ms": {
         "en": "median ms",
-        "zh": "中位数 ms",
+        "zh": "中位数（ms）",
         "es": "mediana (ms)",
         "ko": "중앙값 ms",
         "ru": "медиана, мс",
@@ -69,7 +69,7 @@ MESSAGES = {
         "zh": "  {workload} {size}，{xla}：{rounds} 轮中舍弃了 {n} 轮（耗时超过中位数的 {factor} 倍）",
         "es": "  {workload} {size} {xla}: {n} de {rounds} rondas descartadas (tiempo superior a {factor} veces su mediana)",
         "ko": "  {workload} {size}, {xla}: {rounds}라운드 중 {n}라운드 제외(중앙값의 {factor}배를 넘는 시간)",
-        "ru": "  {workload} {size} {xla}: отброшено {n} из {rounds} раундов (время больше медианы в {factor} раза)",
+        "ru": "  {workload} {size} {xla}: отброшено {n} из {rounds} раундов (время более чем в {factor} раза больше медианы)",
     },
     "bench.note.tf32_off": {
         "en": "TF32 off",

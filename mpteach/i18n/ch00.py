@@ -110,7 +110,7 @@ MESSAGES = {
         "en": "Not {answer} MB. Multiply the {count} values by the bytes per float16 value (16 bits), then divide by 1,000,000.",
         "zh": "不是 {answer} MB。请用 {count} 个值乘以每个 float16 值的字节数（16 位），再除以 1000000。",
         "es": "No son {answer} MB. Multiplica los {count} valores por los bytes de un valor float16 (16 bits) y divide entre 1 000 000.",
-        "ko": "{answer} MB가 아닙니다. {count}개 값에 float16 값 하나의 바이트 수(16비트)를 곱한 뒤 1,000,000으로 나누세요.",
+        "ko": "입력한 값({answer} MB)은 정답이 아닙니다. {count}개 값에 float16 값 하나의 바이트 수(16비트)를 곱한 뒤 1,000,000으로 나누세요.",
         "ru": "Не {answer} МБ. Умножьте {count} значений на число байт одного значения float16 (16 бит) и разделите на 1 000 000.",
     },
     "out.ch00.policy_compare_row": {

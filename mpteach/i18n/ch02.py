@@ -63,8 +63,7 @@ MESSAGES = {
         "es": "{name!r} no es una política mixta: un nombre de dtype simple fija los dos dtypes, "
         "también el de las variables, a ese tipo (no a {answer!r}).",
         "ko": "{name!r} 정책은 혼합 정책이 아닙니다. 일반 dtype 이름은 변수를 포함해 두 dtype을 모두 그 타입으로 정합니다({answer!r} 아님).",
-        "ru": "{name!r} — не смешанная политика: простое имя типа задаёт этот тип для обоих "
-        "dtype, включая переменные (а не {answer!r}).",
+        "ru": "{name!r} — не смешанная политика: простое имя типа задаёт этот тип и для вычислений, и для переменных (а не {answer!r}).",
     },
     "checks.ch02.layer_is_class": {
         "en": "{name} is a class. Build a layer by calling it, {name}(...), and give that layer.",
@@ -101,7 +100,7 @@ MESSAGES = {
         "en": "{answer!r} is a string. Give the policy object itself: answer = keras.config.dtype_policy().",
         "zh": "{answer!r} 是字符串。请给出策略对象本身：answer = keras.config.dtype_policy()。",
         "es": "{answer!r} es una cadena. Responde con el propio objeto de la política: answer = keras.config.dtype_policy().",
-        "ko": "입력한 값({answer!r})은 문자열입니다. answer = keras.config.dtype_policy()처럼 정책 객체 자체를 주세요.",
+        "ko": "입력한 값({answer!r})은 문자열입니다. answer = keras.config.dtype_policy()처럼 정책 객체 자체를 answer에 넣으세요.",
         "ru": "{answer!r} — строка. Передайте сам объект политики: answer = keras.config.dtype_policy().",
     },
     "checks.ch02.global_is_mpteach": {
@@ -110,16 +109,14 @@ MESSAGES = {
         "zh": "这是 mpteach 的 Policy。Keras 的层读取的是 Keras 自己的全局策略："
         "请用 keras.config.set_dtype_policy 设置，并给出 keras.config.dtype_policy()。",
         "es": "Esto es una Policy de mpteach. Las capas de Keras leen la política global de Keras: fíjala con keras.config.set_dtype_policy y responde con keras.config.dtype_policy().",
-        "ko": "이것은 mpteach의 Policy입니다. Keras 레이어는 Keras 자체의 전역 정책을 읽습니다. "
-        "keras.config.set_dtype_policy로 설정하고 keras.config.dtype_policy()를 주세요.",
+        "ko": "이것은 mpteach의 Policy입니다. Keras 레이어는 Keras 자체의 전역 정책을 읽습니다. keras.config.set_dtype_policy로 설정하고 keras.config.dtype_policy()를 answer에 넣으세요.",
         "ru": "Это Policy из mpteach. Слои Keras читают собственную глобальную политику Keras: "
         "задайте её через keras.config.set_dtype_policy и передайте keras.config.dtype_policy().",
     },
     "checks.ch02.global_ok": {
         "en": "Right. The old loss_scale= argument has no place on today's policy: compile() wraps "
         "the optimizer in a LossScaleOptimizer for mixed_float16 (chapter 06).",
-        "zh": "正确。旧的 loss_scale= 参数在如今的策略上已不存在：对于 mixed_float16，"
-        "compile() 会把优化器包装进 LossScaleOptimizer（第 06 章）。",
+        "zh": "正确。如今的策略已不再接受旧的 loss_scale= 参数：对于 mixed_float16，compile() 会把优化器包装进 LossScaleOptimizer（第 06 章）。",
         "es": "Correcto. El antiguo argumento loss_scale= ya no existe en la política: con "
         "mixed_float16, compile() envuelve el optimizador en un LossScaleOptimizer (capítulo 06).",
         "ko": "정답입니다. 예전의 loss_scale= 인자는 현재의 정책에는 없습니다. mixed_float16이면 compile()이 옵티마이저를 LossScaleOptimizer로 감쌉니다(06장).",

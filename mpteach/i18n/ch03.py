@@ -73,7 +73,7 @@ MESSAGES = {
         "zh": "请给出层的类本身（answer = AddNoise），而不是 {actual}；检查会在几种策略下创建它。",
         "es": "Responde con la clase de la capa (answer = AddNoise), no con un {actual}; la comprobación la crea "
         "con varias políticas.",
-        "ko": "{actual} 객체가 아니라 레이어 클래스 자체(answer = AddNoise)를 주세요. 검사에서 여러 정책으로 레이어를 만듭니다.",
+        "ko": "{actual} 객체가 아니라 레이어 클래스 자체를 answer에 넣으세요(answer = AddNoise). 검사에서 여러 정책으로 레이어를 만듭니다.",
         "ru": "Передайте сам класс слоя (answer = AddNoise), а не {actual}; проверка создаёт его "
         "с несколькими политиками.",
     },
@@ -171,14 +171,14 @@ MESSAGES = {
     },
     "out.ch03.keras_read_inside": {
         "en": "keras,   read inside:  {value}",
-        "zh": "keras，在作用域内读取：{value}",
+        "zh": "keras，  在作用域内读取：{value}",
         "es": "keras,   leída dentro del ámbito: {value}",
         "ko": "keras,   스코프 안에서 읽은 값: {value}",
         "ru": "keras,   чтение внутри области: {value}",
     },
     "out.ch03.keras_read_outside": {
         "en": "keras,   read outside: {value}",
-        "zh": "keras，在作用域外读取：{value}",
+        "zh": "keras，  在作用域外读取：{value}",
         "es": "keras,   leída fuera del ámbito:  {value}",
         "ko": "keras,   스코프 밖에서 읽은 값: {value}",
         "ru": "keras,   чтение вне области:    {value}",

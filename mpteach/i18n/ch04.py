@@ -7,7 +7,7 @@ MESSAGES = {
         "zh": "请给出层的类本身（keras.layers.Layer 的子类），而不是 {actual}；检查会在几种策略下创建它。",
         "es": "Responde con la clase de la capa (una subclase de keras.layers.Layer), no con un {actual}; "
         "la comprobación la crea con varias políticas.",
-        "ko": "{actual} 객체가 아니라 레이어 클래스 자체(keras.layers.Layer의 하위 클래스)를 주세요. 검사에서 여러 정책으로 레이어를 만듭니다.",
+        "ko": "{actual} 객체가 아니라 레이어 클래스 자체(keras.layers.Layer의 하위 클래스)를 answer에 넣으세요. 검사에서 여러 정책으로 레이어를 만듭니다.",
         "ru": "Передайте сам класс слоя (подкласс keras.layers.Layer), а не {actual}; "
         "проверка создаёт его с несколькими политиками.",
     },
@@ -47,7 +47,7 @@ MESSAGES = {
         "zh": "对于 2 个大小为 3 的输入和 units=4，该层应有 kernel 和 bias，输出形状应为 (2, 4)；实际是 {shape}。",
         "es": "Con 2 entradas de tamaño 3 y units=4 la capa debe tener un kernel y un sesgo y dar la forma (2, 4); dio {shape}.",
         "ko": "크기 3인 입력 2개와 units=4이면 레이어에 커널과 바이어스가 있고 출력 형태가 (2, 4)여야 하는데, 실제 출력 형태는 {shape}입니다.",
-        "ru": "Для 2 входов размера 3 и units=4 у слоя должны быть kernel и bias, а выход формы (2, 4); получено {shape}.",
+        "ru": "Для 2 входов размера 3 и units=4 у слоя должны быть kernel и bias, а выход должен иметь форму (2, 4); получена форма {shape}.",
     },
     "checks.ch04.dense_values": {
         "en": "Under {policy!r} the output is not inputs @ kernel + bias (compared with a float64 computation).",

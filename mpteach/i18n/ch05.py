@@ -256,7 +256,7 @@ MESSAGES = {
     "out.ch05.informative": {
         "en": "informative (every accuracy between 0.75 and 0.98): {value}",
         "zh": "结果有区分度（每个准确率都在 0.75 和 0.98 之间）：{value}",
-        "es": "informativo (todas las exactitudes entre 0.75 y 0.98): {value}",
+        "es": "comparación informativa (todas las exactitudes entre 0.75 y 0.98): {value}",
         "ko": "유의미한 비교(모든 정확도가 0.75와 0.98 사이): {value}",
         "ru": "задача показательна (доля верных ответов везде от 0.75 до 0.98): {value}",
     },

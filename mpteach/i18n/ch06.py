@@ -53,7 +53,7 @@ MESSAGES = {
     "course.ch06.train.final_loss": {
         "en": "final training loss",
         "zh": "最终训练损失",
-        "es": "pérdida final de entrenamiento",
+        "es": "pérdida final",
         "ko": "최종 훈련 손실",
         "ru": "итоговое значение функции потерь",
     },
@@ -146,13 +146,13 @@ MESSAGES = {
         "zh": "太小了：{grad} × {answer} = {product}，低于 float16 最小的正规数 {normal}；float16 只能把它存成 {stored}，一个有效位很少的次正规数（或零）。",
         "es": "Demasiado pequeña: {grad} × {answer} = {product} está por debajo del menor número normal de float16, {normal}; float16 solo lo guarda como {stored}, un subnormal con pocos bits significativos (o cero).",
         "ko": "너무 작습니다. {grad} × {answer}의 결과({product})는 float16의 가장 작은 정규 수 {normal}보다 작습니다. float16은 이 값을 {stored}, 즉 유효 비트가 적은 비정규 수(또는 0)로만 저장합니다.",
-        "ru": "Слишком мало: {grad} × {answer} = {product} меньше наименьшего нормализованного числа float16, {normal}; float16 хранит его лишь как {stored} — субнормальное число с малым числом значащих битов (или ноль).",
+        "ru": "Масштаб слишком мал: {grad} × {answer} = {product} меньше наименьшего нормализованного числа float16, {normal}; float16 хранит его лишь как {stored} — субнормальное число с малым числом значащих битов (или ноль).",
     },
     "checks.ch06.scale_not_smallest": {
         "en": "{answer} works, but it is not the smallest: {half} already lifts {grad} above float16's smallest normal, {normal}. A larger scale than needed brings the largest gradients closer to overflow.",
         "zh": "{answer} 可行，但不是最小的：{half} 已经能把 {grad} 抬到 float16 最小正规数 {normal} 之上。比需要更大的缩放因子会让最大的梯度更接近上溢。",
         "es": "{answer} funciona, pero no es la menor: {half} ya eleva {grad} por encima del menor normal de float16, {normal}. Una escala mayor de lo necesario acerca los gradientes más grandes al desbordamiento.",
-        "ko": "입력한 값({answer})도 되지만 가장 작은 값은 아닙니다. {half}만으로도 그래디언트({grad})를 float16의 가장 작은 정규 수 {normal} 위로 올립니다. 필요 이상으로 큰 스케일은 가장 큰 그래디언트를 오버플로에 더 가깝게 만듭니다.",
+        "ko": "입력한 값({answer})으로도 되지만 가장 작은 값은 아닙니다. {half}만으로도 그래디언트({grad})를 float16의 가장 작은 정규 수 {normal} 위로 올립니다. 필요 이상으로 큰 스케일은 가장 큰 그래디언트를 오버플로에 더 가깝게 만듭니다.",
         "ru": "{answer} подходит, но это не наименьший масштаб: уже {half} поднимает {grad} выше наименьшего нормализованного числа float16, {normal}. Масштаб больше нужного приближает самые большие градиенты к переполнению.",
     },
     "checks.ch06.scale_ok": {
@@ -195,13 +195,13 @@ MESSAGES = {
         "zh": "跳过的步数正确（{octaves}）；但回升所需步数不是 {answer}。回到原值需要翻倍 {octaves} 次，每次翻倍都需要连续 {growth} 个有限步。",
         "es": "Los pasos omitidos son correctos ({octaves}); la subida no es {answer}. Volver arriba requiere {octaves} duplicaciones, y cada una necesita {growth} pasos finitos seguidos.",
         "ko": "건너뛴 스텝 수는 맞습니다({octaves}). 하지만 다시 올라가는 데 드는 스텝 수는 {answer}개가 아닙니다. {octaves}번 두 배가 되어야 하고, 한 번 두 배가 될 때마다 연속 {growth}개의 유한 스텝이 필요합니다.",
-        "ru": "Число пропущенных шагов верно ({octaves}); подъём — не {answer}. Чтобы вернуться, нужно {octaves} удвоений, и каждое требует {growth} конечных шагов подряд.",
+        "ru": "Число пропущенных шагов верно ({octaves}); число шагов на подъём — не {answer}. Чтобы вернуться, нужно {octaves} удвоений, и каждое требует {growth} конечных шагов подряд.",
     },
     "checks.ch06.asym_ok": {
         "en": "Right: {octaves} skipped steps bring the scale from {start} down to {limit}, and climbing back takes {climb} steps. A too-high scale costs a few steps; a too-low one costs thousands, which is why Keras starts high.",
         "zh": "正确：跳过 {octaves} 步就能把缩放因子从 {start} 降到 {limit}，而回升需要 {climb} 步。缩放因子过高只浪费几步，过低却要几千步，所以 Keras 从一个很高的值开始。",
         "es": "Correcto: {octaves} pasos omitidos bajan la escala de {start} a {limit}, y volver a subir cuesta {climb} pasos. Una escala demasiado alta cuesta unos pocos pasos; una demasiado baja, miles: por eso Keras empieza con una escala alta.",
-        "ko": "정답입니다. {octaves}번의 건너뛴 스텝으로 스케일이 {start}에서 {limit}까지 내려가고, 다시 올라가는 데는 {climb}스텝이 걸립니다. 너무 높은 스케일은 몇 스텝만 잃지만 너무 낮은 스케일은 수천 스텝을 잃습니다. 그래서 Keras는 높은 값에서 시작합니다.",
+        "ko": "정답입니다. 스텝을 {octaves}번 건너뛰면서 스케일이 {start}에서 {limit}까지 내려가고, 다시 올라가는 데는 {climb}스텝이 걸립니다. 너무 높은 스케일은 몇 스텝만 잃지만 너무 낮은 스케일은 수천 스텝을 잃습니다. 그래서 Keras는 높은 값에서 시작합니다.",
         "ru": "Верно: {octaves} пропущенных шагов опускают масштаб с {start} до {limit}, а подъём обратно занимает {climb} шагов. Слишком высокий масштаб стоит нескольких шагов, слишком низкий — тысяч, поэтому Keras начинает с высокого.",
     },
     "out.ch06.finite_step": {

@@ -76,14 +76,14 @@ MESSAGES = {
         "zh": "正确：应用了 {applied} 步，跳过了 {skipped} 步；Keras 3 只统计真正执行了更新的步。缩放因子最后是 {scale}。",
         "es": "Correcto: se aplicaron {applied} pasos y se omitieron {skipped}; Keras 3 solo cuenta los pasos aplicados. La escala terminó en {scale}.",
         "ko": "정답입니다. {applied}스텝이 적용되고 {skipped}스텝은 건너뛰었습니다. Keras 3는 적용된 스텝만 셉니다. 스케일은 최종적으로 {scale}입니다.",
-        "ru": "Верно: применено {applied} шагов, пропущено {skipped}; Keras 3 считает только применённые шаги. Масштаб в конце — {scale}.",
+        "ru": "Верно: применено шагов: {applied}, пропущено: {skipped}; Keras 3 считает только применённые шаги. Масштаб в конце — {scale}.",
     },
     "checks.ch07.iterations_keras2": {
         "en": "{answer} is Keras 2's count, which included skipped steps. In Keras 3, a skipped step leaves iterations unchanged: count only the {applied} applied steps.",
         "zh": "{answer} 是 Keras 2 的计数，它把跳过的步也算在内。在 Keras 3 中，跳过的步不会改变 iterations：只数真正执行了更新的 {applied} 步。",
         "es": "{answer} es la cuenta de Keras 2, que incluía los pasos omitidos. En Keras 3, un paso omitido no cambia iterations: cuenta solo los {applied} pasos aplicados.",
         "ko": "입력한 값({answer})은 건너뛴 스텝까지 세던 Keras 2의 값입니다. Keras 3에서는 건너뛴 스텝이 iterations를 바꾸지 않으므로 적용된 {applied}스텝만 세세요.",
-        "ru": "{answer} — это счёт Keras 2, который включал пропущенные шаги. В Keras 3 пропущенный шаг не меняет iterations: считайте только {applied} применённых шагов.",
+        "ru": "{answer} — это счёт Keras 2, который включал пропущенные шаги. В Keras 3 пропущенный шаг не меняет iterations: считайте только применённые шаги ({applied}).",
     },
     "checks.ch07.iterations_wrong": {
         "en": "Not {answer}. iterations counts the steps the inner optimizer really applied; a step with an inf or NaN gradient is skipped.",
@@ -95,8 +95,8 @@ MESSAGES = {
     "checks.ch07.fixed_is_lso": {
         "en": "In Keras 3 a LossScaleOptimizer is always dynamic (dynamic=False raises an error). For a fixed scale, use no wrapper: set loss_scale_factor on the optimizer itself.",
         "zh": "在 Keras 3 中，LossScaleOptimizer 总是动态的（dynamic=False 会报错）。要使用固定缩放，不要包装：直接在优化器上设置 loss_scale_factor。",
-        "es": "En Keras 3 un LossScaleOptimizer siempre es dinámico (dynamic=False da error). Para una escala fija no uses envoltorio: fija loss_scale_factor en el propio optimizador.",
-        "ko": "Keras 3의 LossScaleOptimizer는 항상 동적입니다(dynamic=False는 오류). 고정 스케일에는 래퍼를 쓰지 말고 옵티마이저 자체에 loss_scale_factor를 설정하세요.",
+        "es": "En Keras 3 un LossScaleOptimizer siempre es dinámico (dynamic=False da error). Para una escala fija no uses envoltorio: pasa loss_scale_factor al propio optimizador.",
+        "ko": "Keras 3의 LossScaleOptimizer는 항상 동적입니다(dynamic=False를 주면 오류가 납니다). 고정 스케일에는 래퍼를 쓰지 말고 옵티마이저 자체에 loss_scale_factor를 설정하세요.",
         "ru": "В Keras 3 LossScaleOptimizer всегда динамический (dynamic=False вызывает ошибку). Для фиксированного масштаба обёртка не нужна: задайте loss_scale_factor у самого оптимизатора.",
     },
     "checks.ch07.fixed_not_sgd": {
@@ -125,7 +125,7 @@ MESSAGES = {
         "zh": "学习率是 {rate}；Keras 2 的代码用的是 {want}。",
         "es": "La tasa de aprendizaje es {rate}; el código de Keras 2 usaba {want}.",
         "ko": "학습률이 {rate}입니다. Keras 2 코드가 쓴 학습률은 {want}입니다.",
-        "ru": "Скорость обучения {rate}; в коде Keras 2 была {want}.",
+        "ru": "Скорость обучения равна {rate}, а в коде Keras 2 была {want}.",
     },
     "checks.ch07.fixed_ok": {
         "en": "Right: scale_loss multiplies by {scale} and apply divides by it, every step, with no inf/NaN check and no skipping.",

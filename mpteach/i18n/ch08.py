@@ -5,7 +5,7 @@ MESSAGES = {
         "en": "No GPU or TPU here: the live measurements time this CPU. GPU numbers come from published measurements, each with its hardware and source; for TPUs there is only a vendor claim, labelled as one.",
         "zh": "这里没有 GPU 或 TPU：现场测量的是这颗 CPU。GPU 的数据来自公开发表的测量，每一条都注明了硬件和出处；TPU 只有厂商宣称的数字，并已标明。",
         "es": "Aquí no hay GPU ni TPU: las mediciones que se hacen aquí cronometran esta CPU. Las cifras de GPU vienen de mediciones publicadas, cada una con su hardware y su fuente; para las TPU solo hay una afirmación del fabricante, señalada como tal.",
-        "ko": "GPU나 TPU가 없으므로 여기서 직접 하는 측정은 이 CPU에서 이루어집니다. GPU 수치는 하드웨어와 출처가 표시된 공개 측정값에서 가져오며, TPU 수치는 벤더의 주장밖에 없으며, 주장이라고 표시해 두었습니다.",
+        "ko": "GPU나 TPU가 없으므로 여기서 직접 하는 측정은 이 CPU에서 이루어집니다. GPU 수치는 하드웨어와 출처를 밝힌 공개 측정값에서 가져왔습니다. TPU에 대해서는 벤더의 주장밖에 없으며, 주장임을 표시해 두었습니다.",
         "ru": "GPU и TPU здесь нет: замеры, запускаемые в блокноте, выполняются на этом CPU. Цифры для GPU взяты из опубликованных измерений, у каждого указаны оборудование и источник; для TPU есть только заявление производителя, помеченное как таковое.",
     },
     "course.ch08.gpu": {
@@ -47,7 +47,7 @@ MESSAGES = {
         "en": "{answer} is a multiple of {multiple}, but it wastes {waste} rows: a smaller multiple of {multiple} also holds {size}.",
         "zh": "{answer} 是 {multiple} 的倍数，但浪费了 {waste} 行：一个更小的 {multiple} 的倍数也能容纳 {size}。",
         "es": "{answer} es múltiplo de {multiple}, pero desperdicia {waste} filas: un múltiplo de {multiple} más pequeño también da cabida a {size}.",
-        "ko": "입력한 값({answer})은 {multiple}의 배수이지만 {waste}개 행을 낭비합니다. 더 작은 {multiple}의 배수로도 {size}개를 담을 수 있습니다.",
+        "ko": "입력한 값({answer})은 {multiple}의 배수이지만 {waste}개 행을 낭비합니다. {multiple}의 배수 중 더 작은 값으로도 {size}개를 담을 수 있습니다.",
         "ru": "{answer} кратно {multiple}, но тратит впустую {waste} строк: меньшее кратное {multiple} тоже вмещает {size}.",
     },
     "checks.ch08.tensor_cores_ok": {

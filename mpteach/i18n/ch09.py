@@ -34,7 +34,7 @@ MESSAGES = {
         "zh": "不是 {fmt}：它只覆盖 {have} 个 2 倍区间（{low} 到 {high}），而这个张量跨越 {need} 个。若缩放到最大值落在 {high}，最小值会是 {smallest}，低于最小的次正规数，于是变成零。",
         "es": "No es {fmt}: solo cubre {have} potencias de dos (de {low} a {high}) y el tensor abarca {need}. Escalado para que su mayor valor caiga en {high}, el menor sería {smallest}, por debajo del menor subnormal: se convierte en cero.",
         "ko": "{fmt} 형식이 아닙니다. 이 형식이 담는 범위는 2배 구간 {have}개({low}부터 {high}까지)뿐인데 텐서는 {need}개에 걸쳐 있습니다. 가장 큰 값이 {high}에 오도록 스케일링하면 가장 작은 값은 {smallest}까지 내려가 가장 작은 비정규 수보다 작아지므로 0이 됩니다.",
-        "ru": "Не {fmt}: ширина его диапазона (от {low} до {high}) в двоичных порядках — всего {have}, а у тензора — {need}. Если масштабировать так, чтобы наибольшее значение пришлось на {high}, наименьшее станет {smallest} — меньше наименьшего субнормального числа, то есть нулём.",
+        "ru": "Не {fmt}: ширина его диапазона (от {low} до {high}) в двоичных порядках — всего {have}, а у тензора — {need}. Если масштабировать так, чтобы наибольшее значение пришлось на {high}, наименьшее окажется равным {smallest}, то есть меньше наименьшего субнормального числа, и обратится в ноль.",
     },
     "checks.ch09.span_ok": {
         "en": "Right: {fmt} covers {have} octaves ({low} to {high}), enough for the tensor's {need}; one scale factor moves the tensor's range onto it.",
@@ -68,7 +68,7 @@ MESSAGES = {
         "en": "You divided by {e5m2}, float8_e5m2's maximum. Inputs (and weights) are stored in float8_e4m3fn, whose maximum is {max}; E5M2 is for gradients. scale = {amax} / {max} = {expected}.",
         "zh": "你除以了 {e5m2}，那是 float8_e5m2 的最大值。输入（和权重）存成 float8_e4m3fn，其最大值是 {max}；E5M2 用于梯度。scale = {amax} / {max} = {expected}。",
         "es": "Dividiste por {e5m2}, el máximo de float8_e5m2. Las entradas (y los pesos) se guardan en float8_e4m3fn, cuyo máximo es {max}; E5M2 es para los gradientes. scale = {amax} / {max} = {expected}.",
-        "ko": "float8_e5m2의 최댓값({e5m2})으로 나눴습니다. 입력(과 가중치)은 최댓값이 {max}인 float8_e4m3fn으로 저장하며, E5M2는 그래디언트용입니다. scale = {amax} / {max} = {expected}.",
+        "ko": "float8_e5m2의 최댓값({e5m2})으로 나눴습니다. 입력과 가중치는 최댓값이 {max}인 float8_e4m3fn으로 저장하며, E5M2는 그래디언트용입니다. scale = {amax} / {max} = {expected}.",
         "ru": "Вы поделили на {e5m2} — максимум float8_e5m2. Входы (и веса) хранятся в float8_e4m3fn с максимумом {max}; E5M2 — для градиентов. scale = {amax} / {max} = {expected}.",
     },
     "checks.ch09.scale_wrong": {
@@ -158,7 +158,7 @@ MESSAGES = {
     "out.ch09.largest_change": {
         "en": "largest output change: {value} of the largest output",
         "zh": "输出的最大变化：最大输出的 {value}",
-        "es": "mayor cambio en la salida: {value} de la salida más grande",
+        "es": "mayor cambio en la salida: el {value} de la mayor salida",
         "ko": "출력의 최대 변화: 가장 큰 출력의 {value}",
         "ru": "наибольшее изменение выхода: {value} от наибольшего выхода",
     },
@@ -186,7 +186,7 @@ MESSAGES = {
     "out.ch09.saturating": {
         "en": "{format} sat.",
         "zh": "{format} 饱和",
-        "es": "{format} saturado",
+        "es": "{format} con saturación",
         "ko": "{format} 포화",
         "ru": "{format} насыщ.",
     },

@@ -56,7 +56,7 @@ MESSAGES = {
         "zh": '正确：问题从 {layer} 开始。它的输入是有限的，输出却含有 {inf} 个 inf（它计算的 exp 值超过了 float16 的最大值 65504）；后面的 NaN 是 inf − inf 的结果。请在这里修复：给这一层 dtype="float32"，或者让它的输入保持较小。',
         "es": 'Correcto: todo empieza en {layer}. Sus entradas son finitas y su salida contiene {inf} valores inf (su exponencial supera el 65 504 de float16); los NaN posteriores son inf − inf. Corrígelo ahí: dale a esa capa dtype="float32" o mantén pequeñas sus entradas.',
         "ko": '정답입니다. 문제는 {layer}에서 시작됩니다. 입력은 유한하지만 출력에 inf가 {inf}개 있습니다(지수 함수 값이 float16의 65,504를 넘음). 그 뒤의 NaN은 inf − inf의 결과입니다. 그 레이어에서 고치세요. dtype="float32"를 주거나 입력을 작게 유지하면 됩니다.',
-        "ru": 'Верно: проблема начинается в слое {layer}. Его входы конечны, а выход содержит {inf} значений inf (экспонента превышает 65 504 — максимум float16); NaN дальше — это inf − inf. Исправляйте там: задайте этому слою dtype="float32" или держите его входы небольшими.',
+        "ru": 'Верно: проблема начинается в слое {layer}. Его входы конечны, а выход содержит {inf} значений inf (экспонента превышает 65 504 — максимум float16); NaN дальше — это inf − inf. Исправлять нужно именно там: задайте этому слою dtype="float32" или держите его входы небольшими.',
     },
     # exercise 2: gradient accumulation
     "checks.ch10.acc_raised": {
@@ -84,7 +84,7 @@ MESSAGES = {
         "en": "inf or NaN reached the weights. Hand the accumulated, still scaled gradients to the LossScaleOptimizer's apply: it checks them, skips the update if any is not finite, and only then unscales.",
         "zh": "inf 或 NaN 进入了权重。请把累积的、仍然缩放着的梯度交给 LossScaleOptimizer 的 apply：它会先检查，只要有非有限值就跳过更新，之后才反缩放。",
         "es": "inf o NaN llegaron a los pesos. Entrega los gradientes acumulados, todavía escalados, al apply del LossScaleOptimizer: los comprueba, omite la actualización si alguno no es finito y solo entonces los desescala.",
-        "ko": "inf나 NaN이 가중치에 들어갔습니다. 누적한, 아직 스케일된 그래디언트를 LossScaleOptimizer의 apply에 넘기세요. apply가 검사해서 유한하지 않은 값이 있으면 업데이트를 건너뛰고, 그다음에야 언스케일링합니다.",
+        "ko": "inf나 NaN이 가중치에 들어갔습니다. 누적했지만 아직 스케일된 상태인 그래디언트를 LossScaleOptimizer의 apply에 넘기세요. apply가 검사해서 유한하지 않은 값이 있으면 업데이트를 건너뛰고, 그다음에야 언스케일링합니다.",
         "ru": "inf или NaN попали в веса. Передайте накопленные, ещё отмасштабированные градиенты в apply у LossScaleOptimizer: он проверяет их, пропускает обновление, если что-то не конечно, и только потом делит на масштаб.",
     },
     "checks.ch10.acc_summed": {
@@ -345,7 +345,7 @@ MESSAGES = {
         "zh": "出现 'Skipping variable loading' 警告：{value}",
         "es": "aviso «Skipping variable loading»: {value}",
         "ko": "'Skipping variable loading' 경고: {value}",
-        "ru": "предупреждение 'Skipping variable loading': {value}",
+        "ru": "предупреждение «Skipping variable loading»: {value}",
     },
     "out.ch10.loaded_under": {
         "en": "loaded under {policy}: model policy {model_policy}, layers compute in {dtype}",
@@ -387,7 +387,7 @@ MESSAGES = {
         "zh": "float16 的最大值：{largest} | 探针的最小平方：256² = {square}",
         "es": "mayor float16: {largest} | menor cuadrado de la prueba: 256² = {square}",
         "ko": "float16 최댓값: {largest} | 프로브의 가장 작은 제곱: 256² = {square}",
-        "ru": "наибольшее значение float16: {largest} | наименьший квадрат пробы: 256² = {square}",
+        "ru": "наибольшее значение float16: {largest} | наименьший квадрат на пробном входе: 256² = {square}",
     },
     "out.ch10.gan_ratio": {
         "en": "{name}: generator update / correct = {ratio}",
@@ -440,14 +440,14 @@ MESSAGES = {
     },
     "out.ch10.broken": {
         "en": "broken",
-        "zh": "有问题的模型模型",
+        "zh": "有问题的模型",
         "es": "roto",
         "ko": "망가진 모델",
         "ru": "сломанная",
     },
     "out.ch10.fixed": {
         "en": "fixed",
-        "zh": "修复后的模型的模型",
+        "zh": "修复后的模型",
         "es": "corregido",
         "ko": "고친 모델",
         "ru": "исправленная",

@@ -119,7 +119,7 @@ MESSAGES = {
         "zh": "在混合策略下，输入和变量都是 {compute}，而 tf.random.normal、tf.ones、tf.constant、keras.random.normal 等函数在未指定时创建 float32。TensorFlow 运算拒绝混合 dtype（报错）；keras.ops 则把结果提升为 float32，于是层的其余部分悄悄地以 float32 运行。",
         "es": "Con una política mixta, las entradas y las variables llegan en {compute}, pero tf.random.normal, tf.ones, tf.constant, keras.random.normal y funciones parecidas crean float32 si no se les indica otra cosa. Las operaciones de TensorFlow se niegan a mezclar dtypes y lanzan un error; keras.ops, en cambio, promueve el resultado a float32, y el resto de la capa se ejecuta en float32 sin avisar.",
         "ko": "혼합 정책에서는 입력과 변수가 {compute} dtype으로 들어오지만, tf.random.normal, tf.ones, tf.constant, keras.random.normal 같은 함수는 따로 지정하지 않으면 float32를 만듭니다. TensorFlow 연산자는 dtype을 섞지 않으므로 오류가 나고, keras.ops는 결과를 float32로 승격하므로 레이어의 나머지 부분이 조용히 float32로 실행됩니다.",
-        "ru": "При смешанной политике входы и переменные приходят в {compute}, но tf.random.normal, tf.ones, tf.constant, keras.random.normal и похожие функции по умолчанию создают float32. Операции TensorFlow не смешивают dtype (выдают ошибку); keras.ops вместо этого повышает результат до float32, и оставшаяся часть слоя молча выполняется в float32.",
+        "ru": "При смешанной политике входы и переменные приходят в {compute}, но tf.random.normal, tf.ones, tf.constant, keras.random.normal и похожие функции по умолчанию создают float32. Операции TensorFlow не смешивают dtype (выдают ошибку); keras.ops вместо этого повышает тип результата до float32, и оставшаяся часть слоя молча выполняется в float32.",
     },
     "doctor.uncast-tensor-creation.fix": {
         "en": "Create new tensors in the compute dtype: pass dtype=inputs.dtype or dtype=self.compute_dtype.",
@@ -196,7 +196,7 @@ MESSAGES = {
         "zh": "call 在 {compute} 计算下失败，但在 float32 下正常：{error}",
         "es": "call falla al calcular en {compute} pero funciona en float32: {error}",
         "ko": "call이 {compute} 연산에서는 실패하지만 float32에서는 동작합니다: {error}",
-        "ru": "call падает при вычислениях в {compute}, но работает в float32: {error}",
+        "ru": "call завершается ошибкой при вычислениях в {compute}, но работает в float32: {error}",
     },
     "doctor.call-fails.why": {
         "en": "Something in the layer assumes float32: a dtype check, a dtype written into an argument, a NumPy function with a fixed output type. Under a mixed policy the inputs arrive in {compute}.",
@@ -243,7 +243,7 @@ MESSAGES = {
     "doctor.manual-cast.why": {
         "en": "Keras already reads autocast variables in the compute dtype inside call, so the cast from the old get_layer_policy recipe is not needed. At best it does nothing; cast to self.dtype (the variable dtype, float32 in Keras 3) or to float32, it switches mixed precision off for that computation or causes dtype errors.",
         "zh": "Keras 已经在 call 内以计算 dtype 读取自动转换的变量，所以旧的 get_layer_policy 写法中的转换是多余的。最好的情况下它什么也不做；若转换为 self.dtype（变量 dtype，在 Keras 3 中是 float32）或 float32，这部分计算就不再使用混合精度，或者引发 dtype 错误。",
-        "es": "Keras ya lee las variables con autocast en el dtype de cálculo dentro de call, así que la conversión de la vieja receta con get_layer_policy sobra. En el mejor caso no hace nada; si convierte a self.dtype (el dtype de las variables, float32 en Keras 3) o a float32, desactiva la precisión mixta en ese cálculo o provoca errores de dtype.",
+        "es": "Keras ya lee las variables con autocast en el dtype de cálculo dentro de call, así que la conversión de la antigua receta con get_layer_policy sobra. En el mejor de los casos no hace nada; si convierte a self.dtype (el dtype de las variables, float32 en Keras 3) o a float32, desactiva la precisión mixta en ese cálculo o provoca errores de dtype.",
         "ko": "Keras는 이미 call 안에서 autocast 변수를 연산 dtype으로 읽으므로, 예전 get_layer_policy 방식의 캐스팅은 필요 없습니다. 기껏해야 아무 효과가 없고, self.dtype(변수 dtype, Keras 3에서는 float32)이나 float32로 캐스팅하면 그 계산의 혼합 정밀도를 꺼 버리거나 dtype 오류를 일으킵니다.",
         "ru": "Keras уже читает переменные с автоприведением в dtype вычислений внутри call, поэтому приведение из старого рецепта с get_layer_policy не нужно. В лучшем случае оно ничего не делает; приведение к self.dtype (dtype переменных, в Keras 3 это float32) или к float32 отключает смешанную точность для этого вычисления или вызывает ошибки dtype.",
     },
@@ -279,7 +279,7 @@ MESSAGES = {
         "en": "The output contains inf or NaN in {compute}, but not in float32.",
         "zh": "输出在 {compute} 下含有 inf 或 NaN，而在 float32 下没有。",
         "es": "La salida contiene inf o NaN en {compute}, pero no en float32.",
-        "ko": "출력에 {compute}에서는 inf나 NaN이 있지만 float32에서는 없습니다.",
+        "ko": "{compute}에서는 출력에 inf나 NaN이 있지만 float32에서는 없습니다.",
         "ru": "Выход содержит inf или NaN в {compute}, но не в float32.",
     },
     "doctor.non-finite-output.why": {
@@ -300,14 +300,14 @@ MESSAGES = {
         "en": "Gradients with respect to {variables} contain inf or NaN in {compute}, but not in float32.",
         "zh": "对 {variables} 的梯度在 {compute} 下含有 inf 或 NaN，而在 float32 下没有。",
         "es": "Los gradientes respecto a {variables} contienen inf o NaN en {compute}, pero no en float32.",
-        "ko": "{variables}에 대한 그래디언트에 {compute}에서는 inf나 NaN이 있지만 float32에서는 없습니다.",
+        "ko": "{compute}에서는 {variables}에 대한 그래디언트에 inf나 NaN이 있지만 float32에서는 없습니다.",
         "ru": "Градиенты по {variables} содержат inf или NaN в {compute}, но не в float32.",
     },
     "doctor.non-finite-gradient.why": {
         "en": "Intermediate values of the backward pass underflow to 0 or overflow in {compute}. Where a value has underflowed to 0, the derivative of its square root, 1/(2√x), is infinite, and so is its inverse (√0 itself is 0). One inf or NaN gradient spoils the update, and a loss-scale optimizer would skip every step.",
         "zh": "反向传播的中间值在 {compute} 中下溢为 0 或上溢。某个值下溢为 0 后，它的平方根的导数 1/(2√x) 是无穷大，它的倒数也是（√0 本身等于 0）。一个 inf 或 NaN 梯度就会毁掉这次更新，使用损失缩放优化器时则每一步都会被跳过。",
         "es": "Los valores intermedios de la pasada hacia atrás se anulan por subdesbordamiento o desbordan en {compute}. Donde un valor se ha anulado por subdesbordamiento, la derivada de su raíz cuadrada, 1/(2√x), es infinita, y también su inverso (√0 en sí es 0). Un solo gradiente inf o NaN estropea la actualización, y un optimizador con escalado de la pérdida omitiría todos los pasos.",
-        "ko": "역전파의 중간값이 {compute}에서 0으로 언더플로되거나 오버플로됩니다. 값이 0으로 언더플로되면 그 제곱근의 도함수 1/(2√x)는 무한대이고, 역수도 무한대입니다(√0 자체는 0입니다). inf나 NaN 그래디언트 하나가 업데이트를 망치고, 손실 스케일링 옵티마이저는 모든 스텝을 건너뛰게 됩니다.",
+        "ko": "역전파의 중간값이 {compute}에서 0으로 언더플로되거나 오버플로됩니다. 값이 0으로 언더플로되면 그 제곱근의 도함수 1/(2√x)는 무한대이고, 그 값의 역수도 무한대입니다(√0 자체는 0입니다). inf나 NaN 그래디언트 하나가 업데이트를 망치고, 손실 스케일링 옵티마이저는 모든 스텝을 건너뛰게 됩니다.",
         "ru": "Промежуточные значения обратного прохода в {compute} обращаются в 0 (антипереполнение) или переполняются. Если значение обнулилось, производная квадратного корня от него, 1/(2√x), бесконечна, как и обратная ему величина (сам √0 равен 0). Один градиент inf или NaN портит обновление, а оптимизатор с масштабированием потерь пропускал бы каждый шаг.",
     },
     "doctor.non-finite-gradient.fix": {
@@ -364,7 +364,7 @@ MESSAGES = {
         "zh": "会因 dtype 错误而失败",
         "es": "fallaría con un error de dtype",
         "ko": "dtype 오류로 실패하게 됩니다",
-        "ru": "падал бы с ошибкой dtype",
+        "ru": "завершался бы ошибкой dtype",
     },
     "doctor.effect.float32": {
         "en": "would return float32 outputs",
@@ -393,7 +393,7 @@ MESSAGES = {
         "zh": "call 内的某些计算需要比 {compute} 更多的有效数字或更大的范围：超过 2048（float16）或 256（bfloat16）的整数（例如位置）、传给 sin 和 cos 的角度、会下溢为 0 的小数值的平方、很长的求和、大数之差。什么都不会报错：该层悄悄地算出错误的值，模型就从这些值中学习。",
         "es": "Algo dentro de call necesita más cifras o más rango de los que tiene {compute}: números enteros por encima de 2048 (float16) o 256 (bfloat16), como las posiciones, los ángulos que se pasan a sin y cos, cuadrados de valores pequeños que se anulan por subdesbordamiento, sumas largas, diferencias de valores grandes. Nada falla: la capa calcula valores erróneos sin avisar y el modelo aprende de ellos.",
         "ko": "call 안의 어떤 계산이 {compute}보다 많은 유효 숫자나 넓은 범위를 필요로 합니다. 2048(float16)이나 256(bfloat16)보다 큰 정수(위치 등), sin과 cos에 넘기는 각도, 0으로 언더플로되는 작은 값의 제곱, 긴 합, 큰 값끼리의 차이가 그런 예입니다. 아무 오류도 나지 않습니다. 레이어는 조용히 틀린 값을 계산하고, 모델은 그 값으로 학습합니다.",
-        "ru": "Чему-то внутри call нужно больше значащих цифр или больший диапазон, чем есть у {compute}: целые числа больше 2048 (float16) или 256 (bfloat16), например позиции, углы для sin и cos, квадраты малых значений, обращающиеся в 0 (антипереполнение), длинные суммы, разности больших значений. Ничего не падает: слой молча вычисляет неверные значения, и модель учится на них.",
+        "ru": "Чему-то внутри call нужно больше значащих цифр или больший диапазон, чем есть у {compute}: целые числа больше 2048 (float16) или 256 (bfloat16), например позиции, углы для sin и cos, квадраты малых значений, обращающиеся в 0 (антипереполнение), длинные суммы, разности больших значений. Ошибок не возникает: слой молча вычисляет неверные значения, и модель учится на них.",
     },
     "doctor.numeric-divergence.fix": {
         "en": "Compute that part in float32 and cast its result back to the compute dtype (for position encodings: make the positions and angles in float32).",
@@ -414,7 +414,7 @@ MESSAGES = {
         "zh": "Keras 会把层的每个浮点输入转换为它的计算 dtype。以浮点形式传入的词元 id、类别 id 或位置（不指定 dtype 的 keras.Input 是 float32）在进入时丢失末位数字，层就读取了错误的嵌入行。什么都不会报错，输出看起来也很正常。",
         "es": "Keras convierte cada entrada de coma flotante de una capa a su dtype de cálculo. Los ids de tokens, de clases o las posiciones que llegan como números de coma flotante (un keras.Input sin dtype es float32) pierden sus últimas cifras al entrar, y la capa lee filas equivocadas del embedding. Nada falla y las salidas parecen normales.",
         "ko": "Keras는 레이어의 모든 부동소수점 입력을 그 레이어의 연산 dtype으로 캐스팅합니다. 부동소수점으로 들어온 토큰 ID, 클래스 ID, 위치(dtype을 지정하지 않은 keras.Input은 float32입니다)는 들어오는 길에 마지막 자릿수를 잃고, 레이어는 엉뚱한 임베딩 행을 읽습니다. 아무 오류도 없고 출력도 정상처럼 보입니다.",
-        "ru": "Keras приводит каждый вход слоя с плавающей точкой к его dtype вычислений. Идентификаторы токенов, классов или позиции, переданные как числа с плавающей точкой (keras.Input без dtype имеет тип float32), теряют последние цифры на входе, и слой читает не те строки эмбеддинга. Ничего не падает, и выходы выглядят нормально.",
+        "ru": "Keras приводит каждый вход слоя с плавающей точкой к его dtype вычислений. Идентификаторы токенов, классов или позиции, переданные как числа с плавающей точкой (keras.Input без dtype имеет тип float32), теряют последние цифры на входе, и слой читает не те строки эмбеддинга. Ошибок не возникает, и выходы выглядят нормально.",
     },
     "doctor.float-indices.fix": {
         "en": 'Feed indices as integers: keras.Input(..., dtype="int32") or an int32 array. Keras never casts integer inputs.',
@@ -456,7 +456,7 @@ MESSAGES = {
         "zh": "在 mixed_float16 下，compile 会把优化器包装成 LossScaleOptimizer，它在更新前把每个梯度除以损失缩放因子：它期望拿到的是乘以该因子后的损失的梯度。没有调用 scale_loss 的自定义 train_step 交给它的是普通梯度，于是每次更新都被除以 {scale}：模型几乎学不到东西（用 Adam 时步长只剩 float32 的百分之几），而且没有任何警告。",
         "es": "Con mixed_float16, compile envuelve el optimizador en un LossScaleOptimizer, que divide cada gradiente entre la escala de pérdida antes de actualizar: espera los gradientes de una pérdida multiplicada por esa escala. Un train_step propio que no llama a scale_loss le entrega gradientes normales, así que cada actualización queda dividida entre {scale}: el modelo apenas aprende (con Adam los pasos se reducen a un pequeño porcentaje de los de float32) y nada avisa.",
         "ko": "mixed_float16에서 compile은 옵티마이저를 LossScaleOptimizer로 감싸는데, 이 옵티마이저는 업데이트 전에 모든 그래디언트를 손실 스케일로 나눕니다. 즉 그 스케일을 곱한 손실의 그래디언트를 기대합니다. scale_loss를 호출하지 않는 사용자 정의 train_step은 평범한 그래디언트를 넘기므로 모든 업데이트가 본래의 1/{scale}로 작아집니다. 모델은 거의 학습하지 못하고(Adam에서는 스텝이 float32의 몇 퍼센트로 줄어듭니다), 아무 경고도 없습니다.",
-        "ru": "При mixed_float16 compile оборачивает оптимизатор в LossScaleOptimizer, который перед обновлением делит каждый градиент на масштаб потерь: он ожидает градиенты функции потерь, умноженной на этот масштаб. Собственный train_step без вызова scale_loss передаёт ему обычные градиенты, поэтому каждое обновление делится на {scale}: модель почти не учится (с Adam шаги сокращаются до нескольких процентов от шагов float32), и ничто не предупреждает.",
+        "ru": "При mixed_float16 compile оборачивает оптимизатор в LossScaleOptimizer, который перед обновлением делит каждый градиент на масштаб потерь: он ожидает градиенты функции потерь, умноженной на этот масштаб. Собственный train_step без вызова scale_loss передаёт ему обычные градиенты, поэтому каждое обновление делится на {scale}: модель почти не учится (с Adam шаги сокращаются до нескольких процентов от шагов float32), и никаких предупреждений не выдаётся.",
     },
     "doctor.unscaled-train-step.fix": {
         "en": "Inside the GradientTape, scale the loss with self.optimizer.scale_loss(loss) and take the gradients of the scaled loss; apply them as before (the optimizer unscales them).",
@@ -470,7 +470,7 @@ MESSAGES = {
         "zh": "训练步在 {compute} 下失败，但在 float32 下正常：{error}",
         "es": "Un paso de entrenamiento falla con {compute} pero funciona en float32: {error}",
         "ko": "훈련 스텝이 {compute}에서는 실패하지만 float32에서는 동작합니다: {error}",
-        "ru": "Шаг обучения падает при {compute}, но работает в float32: {error}",
+        "ru": "Шаг обучения завершается ошибкой при {compute}, но работает в float32: {error}",
     },
     "doctor.train-step-fails.why": {
         "en": "Training runs code that inference does not: training=True branches, the loss, the gradients, the optimizer. Two dtypes that meet there, or an operation with no {compute} kernel, break the first step of fit.",

@@ -120,7 +120,7 @@ MESSAGES = {
         "en": "settled at step",
         "zh": "稳定于第几步",
         "es": "estable desde el paso",
-        "ko": "자리 잡은 스텝",
+        "ko": "위쪽 끝 도달 스텝",
         "ru": "установился на шаге",
     },
     "dynamics.col.underflow": {
@@ -140,7 +140,7 @@ MESSAGES = {
     "dynamics.why_defaults": {
         "en": "Why 2^15 and 2000: a scale that is too high costs one skipped step per halving, while one that is too low needs 2000 steps per doubling, so it pays to start high; 2^15 is about half of float16's largest value (65504), so scaled gradients up to 2 still fit. At the top of the band each growth attempt overflows once: every 2000 steps that wastes 0.05 % of the steps, and the scale still follows gradients that shrink as training goes on. A fixed scale can do neither: too low, small gradients become zero; too high, every step overflows and training stands still.",
         "zh": "为什么是 2^15 和 2000：缩放因子过高时，每减半一次只浪费一步；过低时，每翻倍一次却要等 2000 步，所以从高处开始更划算；2^15 约为 float16 最大值（65504）的一半，缩放后不超过 2 的梯度仍然放得下。到达安全区间上沿后，每次增长尝试都会溢出一次：每 2000 步浪费一步，即 0.05% 的步数，而缩放因子仍能跟上训练过程中逐渐变小的梯度。固定的缩放因子两者都做不到：太低，小梯度变成零；太高，每一步都溢出，训练停滞不前。",
-        "es": "Por qué 2^15 y 2000: una escala demasiado alta cuesta un paso omitido por cada división a la mitad, mientras que una demasiado baja necesita 2000 pasos por cada duplicación, así que conviene empezar con una escala alta; 2^15 es más o menos la mitad del mayor valor de float16 (65 504), así que los gradientes escalados de hasta 2 aún caben. En el borde superior de la banda, cada intento de crecer desborda una vez: cada 2000 pasos eso desperdicia el 0.05 % de los pasos, y, a cambio, la escala puede seguir a los gradientes, que se reducen a medida que avanza el entrenamiento. Una escala fija no puede hacer ninguna de las dos cosas: si es demasiado baja, los gradientes pequeños se vuelven cero; si es demasiado alta, cada paso desborda y el entrenamiento no avanza.",
+        "es": "Por qué 2^15 y 2000: una escala demasiado alta cuesta un paso omitido por cada división a la mitad, mientras que una demasiado baja necesita 2000 pasos por cada duplicación, así que conviene empezar con una escala alta; 2^15 es más o menos la mitad del mayor valor de float16 (65 504), de modo que los gradientes escalados de hasta 2 aún caben. En el borde superior de la banda, cada intento de crecer desborda una vez: cada 2000 pasos eso desperdicia el 0.05 % de los pasos, y, a cambio, la escala puede seguir a los gradientes, que se reducen a medida que avanza el entrenamiento. Una escala fija no puede hacer ninguna de las dos cosas: si es demasiado baja, los gradientes pequeños se vuelven cero; si es demasiado alta, cada paso desborda y el entrenamiento no avanza.",
         "ko": "왜 2^15와 2000인가? 스케일이 너무 높으면 절반으로 줄일 때마다 스텝 하나만 건너뛰면 되지만, 너무 낮으면 두 배로 키울 때마다 2000스텝이 필요하므로 높게 시작하는 편이 유리합니다. 2^15는 float16 최댓값(65,504)의 약 절반이라 스케일된 그래디언트가 2 이하이면 여전히 표현됩니다. 안전 구간의 위쪽 끝에 닿으면 증가를 시도할 때마다 한 번씩 오버플로가 납니다. 2000스텝마다 한 스텝, 즉 0.05%를 낭비하는 대신, 스케일은 훈련이 진행되며 작아지는 그래디언트를 계속 따라갑니다. 고정 스케일로는 둘 다 할 수 없습니다. 너무 낮으면 작은 그래디언트가 0이 되고, 너무 높으면 모든 스텝이 오버플로되어 훈련이 멈춥니다.",
         "ru": "Почему 2^15 и 2000: слишком большой масштаб стоит одного пропущенного шага на каждое деление пополам, а слишком малому нужно 2000 шагов на каждое удвоение, поэтому выгодно начинать с большого масштаба; 2^15 — примерно половина наибольшего значения float16 (65 504), так что отмасштабированные градиенты до 2 ещё помещаются. У верхней границы полосы каждая попытка роста один раз приводит к переполнению: раз в 2000 шагов это 0,05 % шагов, зато масштаб следует за градиентами, которые уменьшаются по ходу обучения. Фиксированный масштаб не умеет ни того, ни другого: слишком малый — мелкие градиенты обращаются в ноль; слишком большой — каждый шаг переполняется, и обучение стоит на месте.",
     },
@@ -241,7 +241,7 @@ MESSAGES = {
         "en": "gradient spread (octaves)",
         "zh": "梯度跨度（2 倍区间数）",
         "es": "amplitud de los gradientes (potencias de dos)",
-        "ko": "그래디언트 분포 폭(log2 단위)",
+        "ko": "그래디언트 분포 폭(2배 구간 수)",
         "ru": "разброс градиентов (в двоичных порядках)",
     },
     "dynamics.control.spikes": {

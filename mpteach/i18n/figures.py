@@ -184,7 +184,7 @@ MESSAGES = {
         "zh": "验证准确率",
         "es": "exactitud de validación",
         "ko": "검증 정확도",
-        "ru": "доля верных ответов (accuracy) на валидации",
+        "ru": "доля верных ответов (accuracy) на валидационной выборке",
     },
     "fig.ch06.zero": {
         "en": "float16: rounds to zero",

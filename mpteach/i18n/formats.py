@@ -405,7 +405,7 @@ MESSAGES = {
     },
     "formats.grad.source": {
         "en": "Real float32 gradients of one batch ({batch} examples) of a {depth}-layer ReLU classifier ({width} units per layer) after {steps} Adam steps on generated data.",
-        "zh": "真实的 float32 梯度：一个 {depth} 层 ReLU 分类器（每层 {width} 个单元）在生成数据上训练 {steps} 步 Adam 之后，一个批次（{batch} 个样本）的梯度。",
+        "zh": "真实的 float32 梯度：一个 {depth} 层 ReLU 分类器（每层 {width} 个单元）在合成数据上训练 {steps} 步 Adam 之后，一个批次（{batch} 个样本）的梯度。",
         "es": "Gradientes reales en float32 de un lote ({batch} ejemplos) de un clasificador ReLU de {depth} capas ({width} unidades por capa) tras {steps} pasos de Adam con datos generados.",
         "ko": "{depth}층 ReLU 분류기(레이어마다 유닛 {width}개)를 생성된 데이터에서 Adam으로 {steps}스텝 훈련한 뒤, 한 배치({batch}개 샘플)에서 얻은 실제 float32 그래디언트입니다.",
         "ru": "Настоящие градиенты float32 для одного батча ({batch} примеров) {depth}-слойного ReLU-классификатора ({width} нейронов в слое) после {steps} шагов Adam на сгенерированных данных.",

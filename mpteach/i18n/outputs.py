@@ -60,7 +60,7 @@ MESSAGES = {
     "out.ratio_lost": {
         "en": "(weight/update ratio {ratio}, lost: {lost})",
         "zh": "（权重/更新之比 {ratio}，丢失：{lost}）",
-        "es": "(razón peso/actualización {ratio}, perdida: {lost})",
+        "es": "(cociente peso/actualización {ratio}, perdida: {lost})",
         "ko": "(가중치/업데이트 비 {ratio}, 소실: {lost})",
         "ru": "(отношение вес/обновление {ratio}, потеряно: {lost})",
     },
@@ -151,7 +151,7 @@ MESSAGES = {
     "out.moved_by": {
         "en": "{mistake} w moved by {delta}",
         "zh": "{mistake} w 的变化量 {delta}",
-        "es": "{mistake} w se movió {delta}",
+        "es": "{mistake} w se movió en {delta}",
         "ko": "{mistake} w의 변화량 {delta}",
         "ru": "{mistake} w сдвинулся на {delta}",
     },
@@ -244,7 +244,7 @@ MESSAGES = {
         "zh": "按记录的有限/inf 步重放 = Keras 的缩放因子：{value}",
         "es": "reproducción de los pasos finitos/inf registrados = escalas de Keras: {value}",
         "ko": "기록된 유한/inf 스텝을 재생한 결과 = Keras의 스케일: {value}",
-        "ru": "повтор записанных конечных/inf шагов = масштабы Keras: {value}",
+        "ru": "воспроизведение записанной последовательности шагов (конечные/inf) = масштабы Keras: {value}",
     },
     "out.good_scales": {
         "en": "good scales: {start} at the start, {end} at the end",
@@ -335,6 +335,6 @@ MESSAGES = {
         "zh": "较旧的 CPU",
         "es": "CPU más antigua",
         "ko": "구형 CPU",
-        "ru": "более старый CPU",
+        "ru": "старый CPU",
     },
 }

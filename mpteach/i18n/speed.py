@@ -184,7 +184,7 @@ MESSAGES = {
         "en": "batch/GPU: one number when both precisions used it, else FP32-or-TF32/mixed (the sources used the largest batch that fit in memory).",
         "zh": "每 GPU 批大小：两种精度相同时只写一个数，否则写作“FP32（或 TF32）的批大小/混合精度的批大小”（来源使用了显存能容纳的最大批大小）。",
         "es": "lote/GPU: un solo número si ambas precisiones lo usaron; si no, FP32-o-TF32/mixta (las fuentes usaron el mayor lote que cabía en memoria).",
-        "ko": "GPU당 배치: 두 정밀도가 같으면 숫자 하나, 다르면 FP32 또는 TF32/혼합 정밀도 순서입니다(출처는 메모리에 들어가는 가장 큰 배치를 사용함).",
+        "ko": "GPU당 배치: 두 정밀도가 같으면 숫자 하나, 다르면 'FP32(또는 TF32)/혼합 정밀도' 순서입니다(출처는 메모리에 들어가는 가장 큰 배치를 사용함).",
         "ru": "батч/GPU: одно число, если оба варианта использовали один размер, иначе два числа: FP32 (или TF32)/смешанная точность (источники брали наибольший батч, помещавшийся в память).",
     },
     "speed.published.inconsistent": {
