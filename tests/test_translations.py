@@ -139,8 +139,8 @@ def stray_spaces(markdown: str) -> list[str]:
     found, fence, lines = [], False, markdown.split("\n")
     for line, after in itertools.pairwise([*lines, ""]):
         fence ^= line.strip().startswith("```")
-        if fence or line.lstrip().startswith("|"):
-            continue
+        if fence or not line.strip() or line.lstrip().startswith("|"):
+            continue  # a blank line ends a paragraph: what follows may start with any mark
         spaced = re.search(f"[{FULL_WIDTH_PUNCTUATION}] +(?!<a id)\\S", line)
         if spaced:
             found.append(repr(spaced.group()))

@@ -31,7 +31,7 @@ MESSAGES = {
     },
     "checks.ch00.variable_ok": {
         "en": "Right: under {policy} the layers compute in float16 but keep their variables in {dtype}, so that small updates are not rounded away.",
-        "zh": "正确：在 {policy} 下，层用 float16 计算，但变量保存为 {dtype}，这样小的更新不会被舍入掉。",
+        "zh": "正确：在 {policy} 下，层用 float16 计算，但变量保存为 {dtype}，这样微小的更新不会被舍入掉。",
         "es": "Correcto: con {policy} las capas calculan en float16 pero guardan sus variables en {dtype}, para que las actualizaciones pequeñas no se pierdan al redondear.",
         "ko": "정답입니다. {policy}에서 레이어는 float16으로 연산하지만 변수는 {dtype} dtype으로 보관하여 작은 업데이트가 반올림으로 사라지지 않게 합니다.",
         "ru": "Верно: при {policy} слои считают в float16, но хранят переменные в {dtype}, чтобы малые обновления не терялись при округлении.",
@@ -46,7 +46,7 @@ MESSAGES = {
     "checks.ch00.variable_other": {
         "en": "{answer} is not the variable dtype of {policy}. Its name says what it mixes: 16-bit compute with which 32-bit format?",
         "zh": "{answer} 不是 {policy} 的变量 dtype。它的名字说明了混合的内容：16 位计算配哪种 32 位格式？",
-        "es": "{answer} no es el dtype de las variables de {policy}. Su nombre dice qué mezcla: cálculo en 16 bits con ¿qué formato de 32 bits?",
+        "es": "{answer} no es el dtype de las variables de {policy}. Su nombre dice qué mezcla: cálculo en 16 bits con un formato de 32 bits. ¿Cuál?",
         "ko": "입력한 dtype({answer})은 {policy}의 변수 dtype이 아닙니다. 이름에 무엇을 섞는지가 드러나 있습니다. 16비트 연산과 섞는 32비트 형식은 무엇일까요?",
         "ru": "{answer} — не dtype переменных политики {policy}. Её имя говорит, что она смешивает: 16-битные вычисления и какой 32-битный формат?",
     },
@@ -75,7 +75,7 @@ MESSAGES = {
         "en": "{machine}: not {answer}. {why}",
         "zh": "{machine}：不是 {answer}。{why}",
         "es": "{machine}: no es {answer}. {why}",
-        "ko": "{machine}: {answer} 정책이 아닙니다. {why}",
+        "ko": "{machine}: 정답은 {answer} 정책이 아닙니다. {why}",
         "ru": "{machine}: не {answer}. {why}",
     },
     "checks.ch00.policy_ok": {

@@ -67,7 +67,7 @@ MESSAGES = {
     "checks.ch01.update_not_power": {
         "en": "{answer} is not a positive power of two; write your answer like 2**-8.",
         "zh": "{answer} 不是形如 2**k 的正数；请写成类似 2**-8 的形式。",
-        "es": "{answer} no es una potencia de dos positiva; escribe tu respuesta con la misma notación que 2**-8.",
+        "es": "{answer} no es una potencia de dos positiva; escríbela en la forma 2**-8.",
         "ko": "입력한 값({answer})은 2의 거듭제곱(2**k 꼴의 양수)이 아닙니다. 2**-8처럼 답을 쓰세요.",
         "ru": "{answer} — не степень двойки (не число вида 2**k); запишите ответ в виде 2**-8.",
     },
@@ -87,7 +87,7 @@ MESSAGES = {
     },
     "checks.ch01.update_ok": {
         "en": "Right: 1.0 + {answer} is the next float16 above 1.0. {lost} is exactly half a step, and the tie rounds back to 1.0 (ties go to the even neighbour).",
-        "zh": "正确：1.0 + {answer} 就是 1.0 之上的下一个 float16。{lost} 恰好是半个步长，正好落在中点，按“偶数优先”规则舍入回 1.0。",
+        "zh": "正确：1.0 + {answer} 就是 1.0 之上的下一个 float16。{lost} 恰好是半个步长，落在两个相邻值的正中间，按“偶数优先”规则舍入回 1.0。",
         "es": "Correcto: 1.0 + {answer} es el siguiente float16 por encima de 1.0. {lost} es justo medio paso, y el empate se redondea a 1.0 (los empates van al vecino par).",
         "ko": "정답입니다. 1.0 + {answer}의 결과는 1.0 바로 위의 float16입니다. {lost} 업데이트는 간격의 정확히 절반이고, 이렇게 정확히 중간에 놓인 값은 짝수 쪽 이웃으로 반올림되므로 다시 1.0이 됩니다.",
         "ru": "Верно: 1.0 + {answer} — следующее после 1,0 число float16. {lost} — ровно половина шага, и такое равноудалённое значение округляется обратно до 1,0 (к чётному соседу).",

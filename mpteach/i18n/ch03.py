@@ -27,7 +27,7 @@ MESSAGES = {
         "zh": '在 call 内部读到的不是 {answer!r}：层按计算 dtype 读取变量，对 mixed_bfloat16 来说就是 "mixed_" 后面的部分。',
         "es": "Dentro de call la lectura no es {answer!r}: la capa lee sus variables en su dtype de cálculo, que en mixed_bfloat16 es lo que sigue a «mixed_».",
         "ko": 'call 안에서 읽은 값은 {answer!r} dtype이 아닙니다. 레이어는 변수를 연산 dtype으로 읽으며, mixed_bfloat16의 연산 dtype은 "mixed_" 뒤의 부분입니다.',
-        "ru": "Внутри call чтение даёт не {answer!r}: слой читает переменные в своём типе вычислений, а у mixed_bfloat16 это часть после «mixed_».",
+        "ru": "Внутри call чтение даёт не {answer!r}: слой читает переменные в своём dtype вычислений, а у mixed_bfloat16 это часть после «mixed_».",
     },
     "checks.ch03.read_outside": {
         "en": "Outside call the kernel is not {answer!r}: it is stored, and read, in the variable dtype (float32).",

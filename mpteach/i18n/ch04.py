@@ -69,7 +69,7 @@ MESSAGES = {
         "en": "Under {policy!r} an input of 300 gave {value} instead of 1. 300² = 90000 is above 65504, float16's largest value: compute the mean of squares in float32, then cast back.",
         "zh": "在 {policy!r} 下输入 300 得到了 {value}，而不是 1。300² = 90000 超过了 float16 的最大值 65504：请用 float32 计算平方的均值，再转换回来。",
         "es": "Con {policy!r} una entrada de 300 dio {value} en vez de 1. 300² = 90 000 supera 65 504, el mayor valor de float16: calcula la media de los cuadrados en float32 y luego vuelve a convertir el resultado.",
-        "ko": "{policy!r} 정책에서 입력 300에 대한 출력이 1이 아니라 {value}입니다. 300² = 90,000은 float16의 최댓값 65,504보다 큽니다. 제곱의 평균을 float32로 계산한 뒤 되돌리세요.",
+        "ko": "{policy!r} 정책에서 입력 300에 대한 출력이 1이 아니라 {value}입니다. 300² = 90,000은 float16의 최댓값 65,504보다 큽니다. 제곱의 평균을 float32로 계산한 뒤 연산 dtype으로 되돌리세요.",
         "ru": "С политикой {policy!r} вход 300 дал {value} вместо 1. 300² = 90 000 больше 65 504 — наибольшего числа float16: считайте среднее квадратов в float32, затем приводите обратно.",
     },
     "checks.ch04.rms_ok": {

@@ -6,13 +6,13 @@ MESSAGES = {
         "zh": "这里没有 GPU：float16 在 CPU 上运行，上溢和下溢与 GPU 上完全相同，所以本章所有损失缩放的结果都和 GPU 上一样。",
         "es": "Aquí no hay GPU: float16 se ejecuta en la CPU, con el mismo desbordamiento y subdesbordamiento que en una GPU, así que cada resultado de escalado de la pérdida de este capítulo es el que daría una GPU.",
         "ko": "여기에는 GPU가 없습니다. float16은 CPU에서 실행되지만 오버플로와 언더플로는 GPU와 똑같으므로, 이 장의 손실 스케일링 결과는 GPU에서와 같습니다.",
-        "ru": "GPU здесь нет: float16 выполняется на CPU с теми же переполнением и антипереполнением, что и на GPU, поэтому все результаты масштабирования потерь в этой главе такие же, как на GPU.",
+        "ru": "GPU здесь нет: float16 выполняется на CPU, а переполнение и антипереполнение возникают в нём так же, как на GPU, поэтому все результаты масштабирования потерь в этой главе такие же, как на GPU.",
     },
     "course.ch06.gpu": {
         "en": "A GPU is available: this is where mixed_float16 and loss scaling are used in practice. The results of this chapter are the same as on a CPU.",
         "zh": "检测到 GPU：mixed_float16 和损失缩放在实践中正是用在这里。本章的结果与 CPU 上相同。",
         "es": "Hay una GPU disponible: es donde se usan en la práctica mixed_float16 y el escalado de la pérdida. Los resultados de este capítulo son los mismos que en CPU.",
-        "ko": "GPU를 사용할 수 있습니다. 실제로 mixed_float16과 손실 스케일링을 쓰는 곳이 바로 GPU입니다. 이 장의 결과는 CPU와 같습니다.",
+        "ko": "GPU를 사용할 수 있습니다. 실제로 mixed_float16과 손실 스케일링을 쓰는 곳이 바로 GPU입니다. 이 장의 결과는 CPU에서와 같습니다.",
         "ru": "Доступен GPU: именно здесь на практике применяют mixed_float16 и масштабирование потерь. Результаты этой главы те же, что и на CPU.",
     },
     "course.ch06.tpu": {
@@ -53,7 +53,7 @@ MESSAGES = {
     "course.ch06.train.final_loss": {
         "en": "final training loss",
         "zh": "最终训练损失",
-        "es": "pérdida final",
+        "es": "pérdida final de entrenamiento",
         "ko": "최종 훈련 손실",
         "ru": "итоговое значение функции потерь",
     },
@@ -103,7 +103,7 @@ MESSAGES = {
         "en": "No scaling: over 90% of the first layer's gradients are 0 in steps 1 to 50.",
         "zh": "不缩放：在第 1 到 50 步中，第一层超过 90% 的梯度为 0。",
         "es": "Sin escalado: más del 90 % de los gradientes de la primera capa son 0 en los pasos 1 a 50.",
-        "ko": "스케일링 없음: 1~50스텝에서 첫 번째 레이어 그래디언트의 90% 이상이 0입니다.",
+        "ko": "스케일링 없음: 1~50스텝에서 첫 번째 레이어 그래디언트 중 0인 것이 90%를 넘습니다.",
         "ru": "Без масштабирования: на шагах с 1-го по 50-й больше 90 % градиентов первого слоя равны 0.",
     },
     "course.ch06.train.fact.zeros_with": {
@@ -146,7 +146,7 @@ MESSAGES = {
         "zh": "太小了：{grad} × {answer} = {product}，低于 float16 最小的正规数 {normal}；float16 只能把它存成 {stored}，一个有效位很少的次正规数（或零）。",
         "es": "Demasiado pequeña: {grad} × {answer} = {product} está por debajo del menor número normal de float16, {normal}; float16 solo lo guarda como {stored}, un subnormal con pocos bits significativos (o cero).",
         "ko": "너무 작습니다. {grad} × {answer}의 결과({product})는 float16의 가장 작은 정규 수 {normal}보다 작습니다. float16은 이 값을 {stored}, 즉 유효 비트가 적은 비정규 수(또는 0)로만 저장합니다.",
-        "ru": "Масштаб слишком мал: {grad} × {answer} = {product} меньше наименьшего нормализованного числа float16, {normal}; float16 хранит его лишь как {stored} — субнормальное число с малым числом значащих битов (или ноль).",
+        "ru": "Масштаб слишком мал: {grad} × {answer} = {product} меньше наименьшего нормализованного числа float16, {normal}; float16 хранит его лишь как {stored} — субнормальное число, у которого мало значащих битов (или ноль).",
     },
     "checks.ch06.scale_not_smallest": {
         "en": "{answer} works, but it is not the smallest: {half} already lifts {grad} above float16's smallest normal, {normal}. A larger scale than needed brings the largest gradients closer to overflow.",
@@ -171,9 +171,9 @@ MESSAGES = {
     },
     "checks.ch06.after_ignored_inf": {
         "en": "{answer} is what you get if every step were finite. The inf step is skipped: it halves the scale and resets the count of finite steps to 0.",
-        "zh": "{answer} 是所有训练步都有限时的结果。含 inf 的那一步会被跳过：它把缩放因子减半，并把有限步计数清零。",
+        "zh": "{answer} 是假设每一步的梯度都有限时得到的结果。含 inf 的那一步会被跳过：它把缩放因子减半，并把有限步计数清零。",
         "es": "{answer} es lo que saldría si todos los pasos fueran finitos. El paso con inf se omite: divide la escala por dos y pone a 0 la cuenta de pasos finitos.",
-        "ko": "입력한 값({answer})은 모든 스텝이 유한할 때의 결과입니다. inf가 나온 스텝은 건너뛰며, 스케일을 절반으로 줄이고 유한 스텝 카운트를 0으로 되돌립니다.",
+        "ko": "입력한 값({answer})은 모든 스텝이 유한할 때의 결과입니다. inf가 나온 스텝은 건너뛰고, 이때 스케일은 절반으로 줄며 유한 스텝 카운트는 0으로 돌아갑니다.",
         "ru": "{answer} получилось бы, если бы все шаги были конечными. Шаг с inf пропускается: он делит масштаб пополам и сбрасывает счётчик конечных шагов в 0.",
     },
     "checks.ch06.after_wrong": {
@@ -181,7 +181,7 @@ MESSAGES = {
         "zh": "不是 {answer}。请逐步推演：每个有限步让计数器加 1，连续有限步数达到 {growth} 时缩放因子翻倍、计数器归零；非有限步把缩放因子减半并清零计数器。",
         "es": "No es {answer}. Recorre los pasos uno a uno: un paso finito suma 1 al contador, y al llegar a {growth} pasos finitos seguidos la escala se duplica y el contador vuelve a 0; un paso no finito divide la escala por dos y pone el contador a 0.",
         "ko": "입력한 값({answer})은 정답이 아닙니다. 스텝을 하나씩 따라가 보세요. 유한한 스텝마다 카운터가 1 늘고, 유한 스텝이 연속 {growth}번이 되면 스케일이 두 배가 되고 카운터가 0으로 돌아갑니다. 유한하지 않은 스텝은 스케일을 절반으로 줄이고 카운터를 0으로 되돌립니다.",
-        "ru": "Не {answer}. Пройдите шаги по одному: конечный шаг прибавляет 1 к счётчику, а когда наберётся {growth} конечных шагов подряд, масштаб удваивается и счётчик начинается с 0; неконечный шаг делит масштаб пополам и обнуляет счётчик.",
+        "ru": "Не {answer}. Пройдите шаги по одному: конечный шаг прибавляет 1 к счётчику, а когда наберётся {growth} конечных шагов подряд, масштаб удваивается, а отсчёт начинается заново с 0; неконечный шаг делит масштаб пополам и обнуляет счётчик.",
     },
     "checks.ch06.asym_skipped": {
         "en": "Skipped steps: not {answer}. Every overflowing step is skipped and halves the scale; count the halvings from {start} down to {limit}.",

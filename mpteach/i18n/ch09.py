@@ -33,12 +33,12 @@ MESSAGES = {
         "en": "Not {fmt}: it covers only {have} octaves ({low} to {high}), and the tensor spans {need}. Scaled so that its largest value lands on {high}, its smallest would be {smallest}, below the smallest subnormal: it becomes zero.",
         "zh": "不是 {fmt}：它只覆盖 {have} 个 2 倍区间（{low} 到 {high}），而这个张量跨越 {need} 个。若缩放到最大值落在 {high}，最小值会是 {smallest}，低于最小的次正规数，于是变成零。",
         "es": "No es {fmt}: solo cubre {have} potencias de dos (de {low} a {high}) y el tensor abarca {need}. Escalado para que su mayor valor caiga en {high}, el menor sería {smallest}, por debajo del menor subnormal: se convierte en cero.",
-        "ko": "{fmt} 형식이 아닙니다. 이 형식이 담는 범위는 2배 구간 {have}개({low}부터 {high}까지)뿐인데 텐서는 {need}개에 걸쳐 있습니다. 가장 큰 값이 {high}에 오도록 스케일링하면 가장 작은 값은 {smallest}까지 내려가 가장 작은 비정규 수보다 작아지므로 0이 됩니다.",
+        "ko": "정답은 {fmt} 형식이 아닙니다. 이 형식이 담는 범위는 2배 구간 {have}개({low}부터 {high}까지)뿐인데 텐서는 {need}개에 걸쳐 있습니다. 가장 큰 값이 {high}에 오도록 스케일링하면 가장 작은 값은 {smallest}까지 내려가 가장 작은 비정규 수보다 작아지므로 0이 됩니다.",
         "ru": "Не {fmt}: ширина его диапазона (от {low} до {high}) в двоичных порядках — всего {have}, а у тензора — {need}. Если масштабировать так, чтобы наибольшее значение пришлось на {high}, наименьшее окажется равным {smallest}, то есть меньше наименьшего субнормального числа, и обратится в ноль.",
     },
     "checks.ch09.span_ok": {
         "en": "Right: {fmt} covers {have} octaves ({low} to {high}), enough for the tensor's {need}; one scale factor moves the tensor's range onto it.",
-        "zh": "正确：{fmt} 覆盖 {have} 个 2 倍区间（{low} 到 {high}），足以容纳张量的 {need} 个；一个缩放因子就能把张量的范围移到它上面。",
+        "zh": "正确：{fmt} 覆盖 {have} 个 2 倍区间（{low} 到 {high}），足以覆盖张量所跨越的 {need} 个；一个缩放因子就能把张量的范围移到它上面。",
         "es": "Correcto: {fmt} cubre {have} potencias de dos (de {low} a {high}), suficientes para las {need} del tensor; un solo factor de escala basta para llevar el rango del tensor a ese intervalo.",
         "ko": "정답입니다. {fmt} 형식은 2배 구간 {have}개({low}부터 {high}까지)를 담으므로 2배 구간 {need}개에 걸친 텐서를 담기에 충분합니다. 스케일 인자 하나로 텐서의 범위를 그 위로 옮길 수 있습니다.",
         "ru": "Верно: ширина диапазона {fmt} (от {low} до {high}) в двоичных порядках — {have}, этого хватает для тензора шириной {need}; один масштабный множитель переносит диапазон тензора на него.",
@@ -160,7 +160,7 @@ MESSAGES = {
         "zh": "输出的最大变化：最大输出的 {value}",
         "es": "mayor cambio en la salida: el {value} de la mayor salida",
         "ko": "출력의 최대 변화: 가장 큰 출력의 {value}",
-        "ru": "наибольшее изменение выхода: {value} от наибольшего выхода",
+        "ru": "наибольшее изменение выхода: {value} от наибольшего значения выхода",
     },
     "out.ch09.cast_report": {
         "en": "zero {zero}  subnormal {subnormal}  median rel. error {error}",

@@ -17,7 +17,7 @@ MESSAGES = {
     },
     "course.ch10.tpu": {
         "en": "A TPU runtime: TPUs train in bfloat16, which needs no loss scaling. This chapter is about float16's failures and the loss scale, so its models run on the host CPU.",
-        "zh": "TPU 运行时：TPU 用 bfloat16 训练，不需要损失缩放。本章讲的是 float16 的故障和损失缩放因子，所以模型在主机 CPU 上运行。",
+        "zh": "TPU 运行时：TPU 用 bfloat16 训练，不需要损失缩放。本章讲的是 float16 会出的问题和损失缩放因子，所以模型在主机 CPU 上运行。",
         "es": "Entorno TPU: las TPU entrenan en bfloat16, que no necesita escalado de la pérdida. Este capítulo trata de los fallos de float16 y de la escala de pérdida, así que sus modelos se ejecutan en la CPU del host.",
         "ko": "TPU 런타임입니다. TPU는 손실 스케일링이 필요 없는 bfloat16으로 훈련합니다. 이 장은 float16의 실패와 손실 스케일을 다루므로 모델은 호스트 CPU에서 실행됩니다.",
         "ru": "Среда TPU: TPU обучают в bfloat16, которому масштабирование потерь не нужно. Эта глава о сбоях float16 и о масштабе потерь, поэтому её модели выполняются на CPU хоста.",
@@ -127,12 +127,12 @@ MESSAGES = {
         "zh": "溢出后你跳过了更新，但损失缩放因子仍是 {scale}，所以下一个累积周期还会溢出。让 LossScaleOptimizer 的 apply 看到这个非有限的和：它会跳过更新并把缩放因子减半。",
         "es": "Omitiste la actualización tras el desbordamiento, pero la escala de pérdida se quedó en {scale}, así que el siguiente ciclo de acumulación volverá a desbordarse. Deja que el apply del LossScaleOptimizer vea la suma no finita: omite la actualización y reduce la escala a la mitad.",
         "ko": "오버플로 뒤 업데이트는 건너뛰었지만 손실 스케일이 {scale}에 그대로 있어서 다음 누적 구간에도 다시 오버플로됩니다. LossScaleOptimizer의 apply가 유한하지 않은 합을 보게 하세요. 그러면 업데이트를 건너뛰고 스케일을 절반으로 줄입니다.",
-        "ru": "После переполнения вы пропустили обновление, но масштаб потерь остался {scale}, так что следующее окно снова переполнится. Пусть apply у LossScaleOptimizer увидит неконечную сумму: он пропустит обновление и уменьшит масштаб вдвое.",
+        "ru": "После переполнения вы пропустили обновление, но масштаб потерь остался {scale}, так что в следующем окне накопления снова произойдёт переполнение. Пусть apply у LossScaleOptimizer увидит неконечную сумму: он пропустит обновление и уменьшит масштаб вдвое.",
     },
     "checks.ch10.acc_ok": {
         "en": "Right: one update equal to plain SGD on the mean gradient, and when a micro-batch overflowed, the whole update was skipped and the scale fell to {half}.",
         "zh": "正确：只更新一次，且与对平均梯度做普通 SGD 的结果相同；当某个微批次溢出时，整个更新被跳过，缩放因子降到了 {half}。",
-        "es": "Correcto: una sola actualización, igual a la de SGD simple sobre el gradiente medio; y cuando un microlote se desbordó, se omitió toda la actualización y la escala bajó a {half}.",
+        "es": "Correcto: una sola actualización, igual a la de SGD simple sobre el gradiente medio; y cuando los gradientes de un microlote se desbordaron, se omitió toda la actualización y la escala bajó a {half}.",
         "ko": "정답입니다. 평균 그래디언트에 대한 일반 SGD와 같은 업데이트를 한 번만 했고, 마이크로배치가 오버플로되었을 때는 업데이트 전체를 건너뛰고 스케일이 {half}까지 내려갔습니다.",
         "ru": "Верно: одно обновление, равное шагу обычного SGD по среднему градиенту, а когда в микробатче произошло переполнение, всё обновление было пропущено и масштаб упал до {half}.",
     },
@@ -226,7 +226,7 @@ MESSAGES = {
         "zh": "fit 的优化器的 loss_scale_factor={factor}；脚本要求的固定缩放因子是 {wanted}。",
         "es": "El optimizador de fit tiene loss_scale_factor={factor}; la escala fija del script es {wanted}.",
         "ko": "fit의 옵티마이저는 loss_scale_factor={factor}입니다. 스크립트의 고정 스케일은 {wanted}입니다.",
-        "ru": "У оптимизатора fit loss_scale_factor={factor}; фиксированный масштаб скрипта — {wanted}.",
+        "ru": "У оптимизатора, которым пользуется fit, loss_scale_factor={factor}, а фиксированный масштаб в скрипте — {wanted}.",
     },
     "checks.ch10.capstone_left": {
         "en": "Still wrong ({count}): {problems}",
@@ -433,7 +433,7 @@ MESSAGES = {
     },
     "out.ch10.check_numerics_off": {
         "en": "check_numerics is off again; the model runs without raising: {value}",
-        "zh": "check_numerics 已关闭；模型运行时不再抛出异常：{value}",
+        "zh": "check_numerics 已重新关闭；模型运行时不再抛出异常：{value}",
         "es": "check_numerics vuelve a estar desactivado; el modelo se ejecuta sin lanzar errores: {value}",
         "ko": "check_numerics를 다시 껐으므로 모델이 예외 없이 실행됨: {value}",
         "ru": "check_numerics снова выключен; модель выполняется без исключения: {value}",

@@ -37,7 +37,7 @@ MESSAGES = {
         "en": "A GPU is available: TensorFlow places the examples on it. Results are the same as on a CPU.",
         "zh": "检测到 GPU：TensorFlow 会把示例放在 GPU 上运行。结果与 CPU 上相同。",
         "es": "Hay una GPU disponible: TensorFlow ejecuta los ejemplos en ella. Los resultados son los mismos que en CPU.",
-        "ko": "GPU를 사용할 수 있습니다. TensorFlow가 예제를 GPU에 배치합니다. 결과는 CPU와 같습니다.",
+        "ko": "GPU를 사용할 수 있습니다. TensorFlow가 예제를 GPU에 배치합니다. 결과는 CPU에서와 같습니다.",
         "ru": "Доступен GPU: TensorFlow выполняет примеры на нём. Результаты те же, что и на CPU.",
     },
     "course.general.tpu": {

@@ -27,7 +27,7 @@ MESSAGES = {
         "zh": "探针上的中间量",
         "es": "valor intermedio en la prueba",
         "ko": "프로브 입력에서의 중간값",
-        "ru": "промежуточное значение на пробе",
+        "ru": "промежуточное значение на пробном входе",
     },
     "debug.table.fits": {
         "en": "fits float16",

@@ -272,7 +272,7 @@ MESSAGES = {
         "en": "Compute in self.compute_dtype; where a step must run in float32 for accuracy, cast its result back.",
         "zh": "以 self.compute_dtype 计算；某一步为了精度必须用 float32 时，把它的结果转换回来。",
         "es": "Calcula en self.compute_dtype; donde un paso deba ir en float32 por precisión, vuelve a convertir su resultado.",
-        "ko": "self.compute_dtype으로 계산하세요. 정확도 때문에 float32로 해야 하는 단계는 그 결과를 다시 캐스팅하세요.",
+        "ko": "self.compute_dtype으로 계산하세요. 정확도 때문에 float32로 실행해야 하는 단계는 그 결과를 다시 캐스팅하세요.",
         "ru": "Считайте в self.compute_dtype; если шаг ради точности должен идти в float32, приведите его результат обратно.",
     },
     "doctor.non-finite-output.what": {
@@ -454,7 +454,7 @@ MESSAGES = {
     "doctor.unscaled-train-step.why": {
         "en": "Under mixed_float16, compile wraps the optimizer in a LossScaleOptimizer, which divides every gradient by the loss scale before the update: it expects the gradients of a loss multiplied by that scale. A custom train_step that does not call scale_loss hands it ordinary gradients, so every update is divided by {scale}: the model barely learns (with Adam the steps shrink to a few percent of float32's), and nothing warns.",
         "zh": "在 mixed_float16 下，compile 会把优化器包装成 LossScaleOptimizer，它在更新前把每个梯度除以损失缩放因子：它期望拿到的是乘以该因子后的损失的梯度。没有调用 scale_loss 的自定义 train_step 交给它的是普通梯度，于是每次更新都被除以 {scale}：模型几乎学不到东西（用 Adam 时步长只剩 float32 的百分之几），而且没有任何警告。",
-        "es": "Con mixed_float16, compile envuelve el optimizador en un LossScaleOptimizer, que divide cada gradiente entre la escala de pérdida antes de actualizar: espera los gradientes de una pérdida multiplicada por esa escala. Un train_step propio que no llama a scale_loss le entrega gradientes normales, así que cada actualización queda dividida entre {scale}: el modelo apenas aprende (con Adam los pasos se reducen a un pequeño porcentaje de los de float32) y nada avisa.",
+        "es": "Con mixed_float16, compile envuelve el optimizador en un LossScaleOptimizer, que divide cada gradiente entre la escala de pérdida antes de actualizar: espera los gradientes de una pérdida multiplicada por esa escala. Un train_step propio que no llama a scale_loss le entrega gradientes normales, así que cada actualización queda dividida entre {scale}: el modelo apenas aprende (con Adam los pasos se reducen a un pequeño porcentaje de los de float32) sin que nada lo advierta.",
         "ko": "mixed_float16에서 compile은 옵티마이저를 LossScaleOptimizer로 감싸는데, 이 옵티마이저는 업데이트 전에 모든 그래디언트를 손실 스케일로 나눕니다. 즉 그 스케일을 곱한 손실의 그래디언트를 기대합니다. scale_loss를 호출하지 않는 사용자 정의 train_step은 평범한 그래디언트를 넘기므로 모든 업데이트가 본래의 1/{scale}로 작아집니다. 모델은 거의 학습하지 못하고(Adam에서는 스텝이 float32의 몇 퍼센트로 줄어듭니다), 아무 경고도 없습니다.",
         "ru": "При mixed_float16 compile оборачивает оптимизатор в LossScaleOptimizer, который перед обновлением делит каждый градиент на масштаб потерь: он ожидает градиенты функции потерь, умноженной на этот масштаб. Собственный train_step без вызова scale_loss передаёт ему обычные градиенты, поэтому каждое обновление делится на {scale}: модель почти не учится (с Adam шаги сокращаются до нескольких процентов от шагов float32), и никаких предупреждений не выдаётся.",
     },
@@ -470,7 +470,7 @@ MESSAGES = {
         "zh": "训练步在 {compute} 下失败，但在 float32 下正常：{error}",
         "es": "Un paso de entrenamiento falla con {compute} pero funciona en float32: {error}",
         "ko": "훈련 스텝이 {compute}에서는 실패하지만 float32에서는 동작합니다: {error}",
-        "ru": "Шаг обучения завершается ошибкой при {compute}, но работает в float32: {error}",
+        "ru": "Шаг обучения завершается ошибкой при вычислениях в {compute}, но работает в float32: {error}",
     },
     "doctor.train-step-fails.why": {
         "en": "Training runs code that inference does not: training=True branches, the loss, the gradients, the optimizer. Two dtypes that meet there, or an operation with no {compute} kernel, break the first step of fit.",
@@ -568,7 +568,7 @@ MESSAGES = {
         "en": 'End the model with a float32 layer, for example a linear Activation with dtype="float32".',
         "zh": '让模型以 float32 层结尾，例如 dtype="float32" 的线性 Activation。',
         "es": 'Termina el modelo con una capa float32, por ejemplo una Activation lineal con dtype="float32".',
-        "ko": '모델을 float32 레이어로 끝내세요. 예를 들어 dtype="float32"인 선형 Activation입니다.',
+        "ko": '모델을 float32 레이어로 끝내세요. 예를 들어 dtype="float32"인 선형 Activation을 마지막에 두면 됩니다.',
         "ru": 'Завершите модель слоем float32, например линейным Activation с dtype="float32".',
     },
     "doctor.half-loss.what": {

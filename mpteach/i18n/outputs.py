@@ -139,7 +139,7 @@ MESSAGES = {
         "zh": "{steps} 步中跳过了 {skipped} 步，缩放因子翻倍 {grown} 次",
         "es": "se omitieron {skipped} de {steps} pasos y la escala se duplicó {grown} veces",
         "ko": "{steps}스텝 중 {skipped}스텝을 건너뛰었고 스케일이 {grown}번 두 배가 되었습니다",
-        "ru": "пропущено {skipped} из {steps} шагов, масштаб удвоен {grown} раз",
+        "ru": "пропущено {skipped} из {steps} шагов, удвоений масштаба: {grown}",
     },
     "out.epoch_line": {
         "en": "epoch {epoch}: loss {loss}  accuracy {accuracy}",
