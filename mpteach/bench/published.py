@@ -51,6 +51,7 @@ from importlib import resources
 from typing import Any
 
 from mpteach import i18n
+from mpteach.bench.results import xla_cell
 
 SCHEMA = "mpteach-published/1"
 DEVICES = ("gpu", "tpu", "cpu")
@@ -393,9 +394,6 @@ def format_published(rows: Iterable[dict[str, Any]] | None = None, lang: str | N
     def t(key: str, **values: Any) -> str:
         return i18n.t(f"speed.published.{key}", lang, **values)
 
-    def xla_cell(xla: bool | None) -> str:
-        return "-" if xla is None else i18n.t("bench.xla.on" if xla else "bench.xla.off", lang)
-
     lines = [t("title"), t("ratio_note"), ""]
     if not rows:
         return "\n".join([*lines, t("none")])
@@ -423,7 +421,7 @@ def format_published(rows: Iterable[dict[str, Any]] | None = None, lang: str | N
                 stated += f" !{len(notes)}"
             tp = row["throughput"]
             table.append([
-                str(row["gpus"]), batch_label(row), xla_cell(row["xla"]),
+                str(row["gpus"]), batch_label(row), xla_cell(row["xla"], lang),
                 _number(tp["baseline"]), _number(tp["mixed"]), tp["unit"],
                 f"{published_speedup(row):.2f}×", stated,
             ])  # fmt: skip

@@ -373,6 +373,15 @@ def merge_results(docs: Iterable[dict[str, Any]]) -> dict[str, Any]:
     )
 
 
+def xla_cell(xla: bool | None, lang: str | None = None) -> str:
+    """A table's XLA cell in ``lang``: on, off, or ``-`` where a published source does not say.
+
+    >>> xla_cell(True, "es"), xla_cell(False, "zh"), xla_cell(None)
+    ('sí', '关', '-')
+    """
+    return "-" if xla is None else t("bench.xla.on" if xla else "bench.xla.off", lang)
+
+
 _COLUMNS = (8, 5, 3, 30, 10, 8)  # least widths of format_table's columns
 _RIGHT_ALIGNED = (False, True, True, False, True, True)
 _GAPS = (1, 1, 2, 1, 1)
@@ -387,9 +396,9 @@ def format_table(doc: dict[str, Any]) -> str:
     head = ["workload", "size", "xla", "variant", "median_ms", "speedup"]
     table = [[t(f"bench.col.{c}") for c in head]]
     for row in doc["rows"]:
-        xla = t("bench.xla.on" if row["xla"] else "bench.xla.off")
         ms, speedup = f"{row['median_s'] * 1e3:.3f}", f"{row['speedup']:.2f}x"
-        table.append([row["workload"], str(row["size"]), xla, variant_label(row), ms, speedup])
+        cells = [row["workload"], str(row["size"]), xla_cell(row["xla"]), variant_label(row)]
+        table.append([*cells, ms, speedup])
     lines = [f"{doc['hardware']['label']} | {software_label(doc)} | {doc['created'][:10]}"]
     lines += i18n.aligned(table, _COLUMNS, _RIGHT_ALIGNED, _GAPS)  # at least the English widths
     lines.append(t("bench.footnote"))
