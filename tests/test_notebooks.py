@@ -7,6 +7,7 @@ cell, reasons for every ignored output, and that most text outputs really are co
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 import sys
@@ -118,6 +119,11 @@ def test_stored_outputs_are_clean_and_complete(path):
         for out in cell["outputs"]:
             assert out.get("name") != "stderr", f"cell {n} stores stderr"
             assert out["output_type"] != "error", f"cell {n} stores an error"
+        # one output per run of printed text: GitHub shows each piece as a block of its own
+        kinds = [(o["output_type"], o.get("name")) for o in cell["outputs"]]
+        assert all(a != b or a[0] != "stream" for a, b in itertools.pairwise(kinds)), (
+            f"cell {n} ({cell.get('id')}) splits its printed text; run tools/clean_notebooks.py"
+        )
 
 
 @pytest.mark.parametrize("path", EXISTING, ids=ids(EXISTING))

@@ -141,6 +141,26 @@ def test_explorer_workload_and_types(explorer):
     assert explorer.sizes_text.value == spx.LIVE_SIZES["dense"]
 
 
+@pytest.mark.parametrize("lang", ["en", "zh", "ru"])
+def test_the_remapping_work_around_is_marked_in_every_language(lang):
+    """A bar measured with remapping off shares its type's slot and is hatched, whatever language
+    its label is in (the Intel result has one, on the Dense workload)."""
+    intel = next(d for d in recorded_results() if "Intel" in d["hardware"]["label"])
+    rows = [r for r in intel["rows"] if r["workload"] == "dense" and not r["baseline"]]
+    assert any(r["remapping"] is False for r in rows)
+    plot = spx.SpeedupPlot(intel, "dense", lang)
+    assert [bar.unfused for bar in plot.bars] == [r["remapping"] is False for r in rows]
+    assert {bar.slot for bar in plot.bars} == {r["variant"] for r in rows}
+    unfused = next(bar for bar in plot.bars if bar.unfused)
+    assert unfused.variant == spx.variant_label(
+        {"variant": unfused.slot, "tf32": None, "remapping": False}, lang
+    )
+    assert (unfused.variant == "mixed_float16 (remapping off)") == (lang == "en")
+    hatched = [p for p in plot.axes.patches if p.get_height() > 0 and p.get_hatch()]
+    assert len(hatched) == sum(bar.unfused for bar in plot.bars)
+    assert len(plot.axes.get_legend().get_texts()) == len({b.slot for b in plot.bars}) + 2
+
+
 def test_explorer_notes_what_was_not_timed(explorer):
     explorer.workload_menu.value = "cnn"
     skipped = [s for s in explorer.result["settings"].get("skipped", []) if s.startswith("cnn")]
@@ -228,6 +248,17 @@ def test_published_sources_list_every_source_once_and_the_tpu_finding():
     assert all(text.count(f"href='{url}'") >= 1 for url in urls)
     assert text.count("<li>") == len({(r["source"]["url"], r["source"]["table"]) for r in rows})
     assert "TPU: no published measurement" in text
+
+
+def test_published_source_titles_use_the_languages_quotation_marks():
+    for lang, (left, right) in {
+        "en": "\u201c\u201d",
+        "ru": "\u00ab\u00bb",
+        "es": "\u00ab\u00bb",
+    }.items():
+        text = spx.published_html(lang=lang)
+        items = text.count("<li>")
+        assert text.count(f"\u2014 {left}") == text.count(right + "</li>") == items > 0, lang
 
 
 def test_published_bars_show_gpus_batch_and_xla():

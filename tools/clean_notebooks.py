@@ -1,4 +1,6 @@
-"""Keep stored notebooks clean: no stderr outputs, no execution timing or stray metadata.
+"""Keep stored notebooks clean: no stderr outputs, no execution timing or stray metadata, and one
+output per run of printed text (a kernel may send a line in several pieces, which some viewers,
+GitHub's among them, show as separate blocks).
 
 python tools/clean_notebooks.py notebooks/en/*.ipynb      # clean in place
 python tools/clean_notebooks.py --check notebooks/**/*.ipynb   # fail if any is not clean
@@ -9,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 
 KEEP_CELL_METADATA = {"tags", "mpteach", "editable", "deletable", "jupyter"}
@@ -22,15 +25,35 @@ def clean(nb: dict) -> dict:
             k: v for k, v in cell.get("metadata", {}).items() if k in KEEP_CELL_METADATA
         }
         if cell.get("cell_type") == "code":
-            cell["outputs"] = [
+            cell["outputs"] = merged_streams(
                 o
                 for o in cell.get("outputs", [])
                 if not (o.get("output_type") == "stream" and o.get("name") == "stderr")
-            ]
+            )
     nb["metadata"] = {
         k: v for k, v in nb.get("metadata", {}).items() if k in KEEP_NOTEBOOK_METADATA
     }
     return nb
+
+
+def merged_streams(outputs: Iterable[dict]) -> list[dict]:
+    """``outputs`` with each run of consecutive stream outputs of one name made one output.
+
+    >>> merged_streams([{"output_type": "stream", "name": "stdout", "text": "[nan]"},
+    ...                 {"output_type": "stream", "name": "stdout", "text": " [448]\\n"}])
+    [{'output_type': 'stream', 'name': 'stdout', 'text': '[nan] [448]\\n'}]
+    """
+    merged: list[dict] = []
+    for output in outputs:
+        last = merged[-1] if merged else {}
+        if output.get("output_type") == last.get("output_type") == "stream" and (
+            output.get("name") == last.get("name")
+        ):
+            text = "".join(last["text"]) + "".join(output["text"])
+            merged[-1] = {**last, "text": text}
+        else:
+            merged.append(output)
+    return merged
 
 
 def dumps(nb: dict) -> str:

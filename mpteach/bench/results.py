@@ -53,7 +53,7 @@ from pathlib import Path
 from typing import Any
 
 from mpteach import i18n
-from mpteach.i18n import localized, t
+from mpteach.i18n import join, localized, t
 
 SCHEMA = "mpteach-bench/1"
 CLAIMS_SCHEMA = "mpteach-claims/1"
@@ -427,15 +427,22 @@ def format_table(doc: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def variant_label(row: dict[str, Any]) -> str:
+def variant_label(row: dict[str, Any], lang: str | None = None) -> str:
     """``'float32 (TF32 off)'``, ``'mixed_float16 (remapping off)'``, or just the variant
-    (``None`` means not applicable, as under JAX: no note)."""
+    (``None`` means not applicable, as under JAX: no note), in ``lang``.
+
+    >>> row = {"variant": "mixed_float16", "tf32": None, "remapping": False}
+    >>> variant_label(row, "en"), variant_label(row, "zh")
+    ('mixed_float16 (remapping off)', 'mixed_float16（关闭 remapping）')
+    """
     notes = [
         n
         for n, on in (
-            (t("bench.note.tf32_off"), row["tf32"] is False),
-            (t("bench.note.remapping_off"), row["remapping"] is False),
+            (t("bench.note.tf32_off", lang), row["tf32"] is False),
+            (t("bench.note.remapping_off", lang), row["remapping"] is False),
         )
         if on
     ]
-    return f"{row['variant']} ({', '.join(notes)})" if notes else row["variant"]
+    if not notes:
+        return row["variant"]
+    return t("bench.variant_notes", lang, variant=row["variant"], notes=join(notes, lang))

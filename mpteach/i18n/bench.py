@@ -85,6 +85,13 @@ MESSAGES = {
         "ko": "remapping 끔",
         "ru": "remapping выключен",
     },
+    "bench.variant_notes": {
+        "en": "{variant} ({notes})",
+        "zh": "{variant}（{notes}）",
+        "es": "{variant} ({notes})",
+        "ko": "{variant} ({notes})",
+        "ru": "{variant} ({notes})",
+    },
     "bench.claim": {
         "en": "{source}: {quote}",
         "zh": "{source}：{quote}",

@@ -62,7 +62,7 @@ MESSAGES = {
         "zh": '答案中缺少 "{machine}" 这一项。',
         "es": 'A la respuesta le falta la entrada "{machine}".',
         "ko": '답에 "{machine}" 항목이 없습니다.',
-        "ru": 'В ответе нет записи для "{machine}".',
+        "ru": "В ответе нет записи для «{machine}».",
     },
     "checks.ch00.policy_unknown": {
         "en": "{machine}: {answer!r} is not a policy name; choose one of {choices}.",
@@ -96,7 +96,7 @@ MESSAGES = {
         "en": "Right: {mb} MB, half of the {mb32} MB they take in float32 (2 bytes per value instead of 4).",
         "zh": "正确：{mb} MB，是 float32 下 {mb32} MB 的一半（每个值 2 字节而不是 4 字节）。",
         "es": "Correcto: {mb} MB, la mitad de los {mb32} MB que ocupan en float32 (2 bytes por valor en lugar de 4).",
-        "ko": "정답입니다. {mb} MB로, float32일 때의 {mb32} MB의 절반입니다(값마다 4바이트 대신 2바이트).",
+        "ko": "정답입니다. {mb} MB로, float32일 때({mb32} MB)의 절반입니다(값마다 4바이트 대신 2바이트).",
         "ru": "Верно: {mb} МБ, вдвое меньше {mb32} МБ в float32 (2 байта на значение вместо 4).",
     },
     "checks.ch00.memory_float32": {

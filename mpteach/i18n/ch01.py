@@ -67,7 +67,7 @@ MESSAGES = {
     "checks.ch01.update_not_power": {
         "en": "{answer} is not a positive power of two; write your answer like 2**-8.",
         "zh": "{answer} 不是形如 2**k 的正数；请写成类似 2**-8 的形式。",
-        "es": "{answer} no es una potencia de dos positiva; escríbela en la forma 2**-8.",
+        "es": "{answer} no es una potencia de dos positiva; escribe tu respuesta en la forma 2**-8.",
         "ko": "입력한 값({answer})은 2의 거듭제곱(2**k 꼴의 양수)이 아닙니다. 2**-8처럼 답을 쓰세요.",
         "ru": "{answer} — не степень двойки (не число вида 2**k); запишите ответ в виде 2**-8.",
     },
@@ -76,7 +76,7 @@ MESSAGES = {
         "zh": "在 float16 中，1.0 + {answer} 会舍入回 1.0：这次更新丢失了（被淹没）。请试一个更大的更新。",
         "es": "En float16, 1.0 + {answer} vuelve a quedar en 1.0 al redondear: la actualización se pierde (queda absorbida). Prueba con una mayor.",
         "ko": "float16에서 1.0 + {answer}의 결과는 다시 1.0으로 반올림되어 업데이트가 사라집니다(묻힘). 더 큰 업데이트를 시도하세요.",
-        "ru": "В float16 1.0 + {answer} округляется обратно до 1,0: обновление теряется (поглощается). Попробуйте обновление побольше.",
+        "ru": "В float16 сумма 1.0 + {answer} округляется обратно до 1,0: обновление теряется (поглощается). Попробуйте обновление побольше.",
     },
     "checks.ch01.update_too_big": {
         "en": "{answer} does change the weight, but so does {half}: look for the smallest such update.",
@@ -90,6 +90,6 @@ MESSAGES = {
         "zh": "正确：1.0 + {answer} 就是 1.0 之上的下一个 float16。{lost} 恰好是半个步长，落在两个相邻值的正中间，按“偶数优先”规则舍入回 1.0。",
         "es": "Correcto: 1.0 + {answer} es el siguiente float16 por encima de 1.0. {lost} es justo medio paso, y el empate se redondea a 1.0 (los empates van al vecino par).",
         "ko": "정답입니다. 1.0 + {answer}의 결과는 1.0 바로 위의 float16입니다. {lost} 업데이트는 간격의 정확히 절반이고, 이렇게 정확히 중간에 놓인 값은 짝수 쪽 이웃으로 반올림되므로 다시 1.0이 됩니다.",
-        "ru": "Верно: 1.0 + {answer} — следующее после 1,0 число float16. {lost} — ровно половина шага, и такое равноудалённое значение округляется обратно до 1,0 (к чётному соседу).",
+        "ru": "Верно: сумма 1.0 + {answer} — следующее после 1,0 число float16. {lost} — ровно половина шага, и такое равноудалённое значение округляется обратно до 1,0 (к чётному соседу).",
     },
 }

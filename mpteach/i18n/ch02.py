@@ -13,7 +13,7 @@ MESSAGES = {
         "'float16', 'mixed_float16' and 'mixed_bfloat16'.",
         "zh": "缺少 {name!r} 这一项：请为 'float16'、'mixed_float16' 和 'mixed_bfloat16' "
         "各给出一对 (compute_dtype, variable_dtype)。",
-        "es": "Falta la entrada {name!r}: indica un par (compute_dtype, variable_dtype) para 'float16', 'mixed_float16' y 'mixed_bfloat16'.",
+        "es": "Falta la entrada {name!r}: indica un par (compute_dtype, variable_dtype) para cada una de 'float16', 'mixed_float16' y 'mixed_bfloat16'.",
         "ko": "{name!r} 항목이 없습니다. 'float16', 'mixed_float16', 'mixed_bfloat16' 각각에 "
         "(compute_dtype, variable_dtype) 쌍을 적으세요.",
         "ru": "Нет записи для {name!r}: укажите пару (compute_dtype, variable_dtype) для "
@@ -86,8 +86,7 @@ MESSAGES = {
         "es": "Esta capa tomó la política global {name!r} y calcula en 16 bits. "
         'Pasa dtype="float32" al crearla.',
         "ko": '이 레이어는 전역 정책({name!r})을 받아 16비트로 연산합니다. 만들 때 dtype="float32"를 넘기세요.',
-        "ru": "Этот слой взял глобальную политику {name!r} и считает в 16 битах. "
-        'Передайте dtype="float32" при создании.',
+        "ru": 'Этот слой получил глобальную политику {name!r} и считает в 16 битах. Передайте dtype="float32" при создании.',
     },
     "checks.ch02.float32_layer_other": {
         "en": 'This layer has the policy {name!r}, which computes in {compute}. Ask for float32: dtype="float32".',

@@ -3,7 +3,7 @@
 MESSAGES = {
     "checks.ch03.not_pair": {
         "en": "Expected a pair of dtype names such as ('float16', 'float32'); got {value!r}.",
-        "zh": "应为一对 dtype 名称，例如 ('float16', 'float32')；得到的是 {value!r}。",
+        "zh": "这里需要一对 dtype 名称，例如 ('float16', 'float32')，但答案是 {value!r}。",
         "es": "Se esperaba un par de nombres de dtype como ('float16', 'float32'); se recibió {value!r}.",
         "ko": "('float16', 'float32')처럼 dtype 이름 한 쌍이 필요합니다. 받은 값: {value!r}.",
         "ru": "Ожидалась пара имён dtype, например ('float16', 'float32'); получено {value!r}.",

@@ -28,7 +28,7 @@ MESSAGES = {
         "zh": "在 {policy!r} 下权重保存为 {stored}，而不是 {right}。让 add_weight 自己决定："
         "不传 dtype 参数，它就会使用变量 dtype。",
         "es": "Con {policy!r} los pesos se guardan como {stored}, no como {right}. Deja que add_weight elija: sin el argumento dtype usa el dtype de las variables.",
-        "ko": "{policy!r} 정책에서 가중치가 {right} dtype이 아니라 {stored} dtype으로 저장됩니다. add_weight에 dtype 인자를 주지 않으면 변수 dtype을 사용합니다.",
+        "ko": "{policy!r} 정책에서 가중치가 {right} dtype이 아니라 {stored} dtype으로 저장됩니다. dtype은 add_weight가 정하게 두세요. dtype 인자를 빼면 add_weight가 변수 dtype을 사용합니다.",
         "ru": "С политикой {policy!r} веса хранятся как {stored}, а не {right}. Пусть выбирает add_weight: "
         "без аргумента dtype он берёт dtype переменных.",
     },

@@ -69,7 +69,7 @@ MESSAGES = {
         "zh": '答案中缺少 "{policy}" 这一项。',
         "es": 'A la respuesta le falta la entrada "{policy}".',
         "ko": '답에 "{policy}" 항목이 없습니다.',
-        "ru": 'В ответе нет записи для "{policy}".',
+        "ru": "В ответе нет записи для «{policy}».",
     },
     "checks.ch05.need_bool": {
         "en": "{policy}: answer True or False, not {answer}.",
@@ -258,7 +258,7 @@ MESSAGES = {
         "zh": "结果有区分度（每个准确率都在 0.75 和 0.98 之间）：{value}",
         "es": "comparación informativa (todas las exactitudes entre 0.75 y 0.98): {value}",
         "ko": "유의미한 비교(모든 정확도가 0.75와 0.98 사이): {value}",
-        "ru": "задача показательна (доля верных ответов везде от 0.75 до 0.98): {value}",
+        "ru": "задача показательна (доля верных ответов везде от 0,75 до 0,98): {value}",
     },
     "out.ch05.policies_vs_seeds": {
         "en": "mixed policies differ from float32 less than seeds do: {value}",

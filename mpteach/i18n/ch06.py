@@ -6,7 +6,7 @@ MESSAGES = {
         "zh": "这里没有 GPU：float16 在 CPU 上运行，上溢和下溢与 GPU 上完全相同，所以本章所有损失缩放的结果都和 GPU 上一样。",
         "es": "Aquí no hay GPU: float16 se ejecuta en la CPU, con el mismo desbordamiento y subdesbordamiento que en una GPU, así que cada resultado de escalado de la pérdida de este capítulo es el que daría una GPU.",
         "ko": "여기에는 GPU가 없습니다. float16은 CPU에서 실행되지만 오버플로와 언더플로는 GPU와 똑같으므로, 이 장의 손실 스케일링 결과는 GPU에서와 같습니다.",
-        "ru": "GPU здесь нет: float16 выполняется на CPU, а переполнение и антипереполнение возникают в нём так же, как на GPU, поэтому все результаты масштабирования потерь в этой главе такие же, как на GPU.",
+        "ru": "GPU здесь нет: float16 выполняется на CPU, а переполнение и антипереполнение возникают так же, как на GPU, поэтому все результаты масштабирования потерь в этой главе такие же, как на GPU.",
     },
     "course.ch06.gpu": {
         "en": "A GPU is available: this is where mixed_float16 and loss scaling are used in practice. The results of this chapter are the same as on a CPU.",

@@ -4,7 +4,7 @@ MESSAGES = {
     "course.ch08.cpu": {
         "en": "No GPU or TPU here: the live measurements time this CPU. GPU numbers come from published measurements, each with its hardware and source; for TPUs there is only a vendor claim, labelled as one.",
         "zh": "这里没有 GPU 或 TPU：现场测量的是这颗 CPU。GPU 的数据来自公开发表的测量，每一条都注明了硬件和出处；TPU 只有厂商宣称的数字，并已标明。",
-        "es": "Aquí no hay GPU ni TPU: las mediciones que se hacen aquí cronometran esta CPU. Las cifras de GPU vienen de mediciones publicadas, cada una con su hardware y su fuente; para las TPU solo hay una afirmación del fabricante, señalada como tal.",
+        "es": "Aquí no hay GPU ni TPU: las mediciones que se hacen aquí miden los tiempos de esta CPU. Las cifras de GPU vienen de mediciones publicadas, cada una con su hardware y su fuente; para las TPU solo hay una afirmación del fabricante, señalada como tal.",
         "ko": "GPU나 TPU가 없으므로 여기서 직접 하는 측정은 이 CPU에서 이루어집니다. GPU 수치는 하드웨어와 출처를 밝힌 공개 측정값에서 가져왔습니다. TPU에 대해서는 벤더의 주장밖에 없으며, 주장임을 표시해 두었습니다.",
         "ru": "GPU и TPU здесь нет: замеры, запускаемые в блокноте, выполняются на этом CPU. Цифры для GPU взяты из опубликованных измерений, у каждого указаны оборудование и источник; для TPU есть только заявление производителя, помеченное как таковое.",
     },
@@ -17,7 +17,7 @@ MESSAGES = {
     },
     "course.ch08.tpu": {
         "en": "A TPU runtime: the live measurements here time the host CPU, not the TPU. No published float32-vs-bfloat16 TPU training measurement was found; the TPU figure is a vendor claim, labelled as one.",
-        "zh": "TPU 运行时：这里的现场测量测的是主机 CPU，而不是 TPU。我们没有找到已发表的 TPU 上 float32 与 bfloat16 训练的对比测量；TPU 的数字是厂商宣称，并已标明。",
+        "zh": "TPU 运行时：这里现场测量的是主机 CPU，而不是 TPU。我们没有找到已发表的 TPU 上 float32 与 bfloat16 训练的对比测量；TPU 的数字是厂商宣称，并已标明。",
         "es": "Entorno TPU: las mediciones que se hacen aquí cronometran la CPU del host, no la TPU. No se encontró ninguna medición publicada de entrenamiento en TPU con float32 frente a bfloat16; la cifra de TPU es una afirmación del fabricante, señalada como tal.",
         "ko": "TPU 런타임입니다. 여기서 직접 하는 측정은 TPU가 아니라 호스트 CPU에서 이루어집니다. TPU에서 float32와 bfloat16의 훈련을 비교한 공개 측정값은 찾지 못했으며, TPU 수치는 벤더의 주장으로 표시되어 있습니다.",
         "ru": "Среда TPU: замеры, запускаемые в блокноте, выполняются на CPU хоста, а не на TPU. Опубликованного измерения обучения на TPU в float32 против bfloat16 найти не удалось; цифра для TPU — заявление производителя и помечена как таковое.",

@@ -3,7 +3,7 @@
 MESSAGES = {
     "course.ch09.cpu": {
         "en": "No GPU here: Keras emulates float8 on the CPU (it casts to float8 and back), so every number in this chapter is a true float8 number, but nothing runs faster. FP8 speed needs a GPU with FP8 Tensor Cores.",
-        "zh": "这里没有 GPU：Keras 在 CPU 上模拟 float8（先转换成 float8 再转回来），所以本章的每个数都是真正的 float8 数值，但不会更快。FP8 的速度需要带 FP8 Tensor Core 的 GPU。",
+        "zh": "这里没有 GPU：Keras 在 CPU 上模拟 float8（先转换成 float8 再转回来），所以本章的每个数都是真正的 float8 数值，但不会更快。要获得 FP8 的速度优势，需要带 FP8 Tensor Core 的 GPU。",
         "es": "Aquí no hay GPU: Keras emula float8 en la CPU (convierte a float8 y vuelve a convertir al dtype original), así que cada número de este capítulo es un auténtico valor float8, pero nada va más rápido. La velocidad de FP8 requiere una GPU con Tensor Cores FP8.",
         "ko": "여기에는 GPU가 없습니다. Keras는 CPU에서 float8을 에뮬레이션하므로(float8로 캐스팅했다가 되돌림) 이 장의 모든 수는 실제 float8 값이지만 더 빨라지지는 않습니다. FP8 속도를 얻으려면 FP8 Tensor Core가 있는 GPU가 필요합니다.",
         "ru": "GPU здесь нет: Keras эмулирует float8 на CPU (приводит к float8 и обратно), поэтому все числа в этой главе — настоящие значения float8, но быстрее ничего не работает. Для скорости FP8 нужен GPU с тензорными ядрами FP8.",
@@ -12,7 +12,7 @@ MESSAGES = {
         "en": "A GPU is available. Matrix products run in FP8 only on GPUs with FP8 Tensor Cores (compute capability 8.9 or higher) and under XLA; elsewhere Keras emulates float8. The numbers in this chapter are the same on every device.",
         "zh": "检测到 GPU。只有在带 FP8 Tensor Core 的 GPU（计算能力 8.9 或更高）上并使用 XLA 时，矩阵乘法才真正以 FP8 运行；其他情况下 Keras 会模拟 float8。本章的数值在所有设备上都相同。",
         "es": "Hay una GPU disponible. Los productos de matrices solo se ejecutan en FP8 en GPU con Tensor Cores FP8 (capacidad de cómputo 8.9 o superior) y con XLA; en los demás casos Keras emula float8. Los números de este capítulo son los mismos en cualquier dispositivo.",
-        "ko": "GPU를 사용할 수 있습니다. 행렬 곱은 FP8 Tensor Core가 있는 GPU(compute capability 8.9 이상)에서 XLA를 사용할 때만 FP8로 실행되며, 그 밖에는 Keras가 float8을 에뮬레이션합니다. 이 장의 수치는 어느 장치에서나 같습니다.",
+        "ko": "GPU를 사용할 수 있습니다. 행렬 곱은 FP8 Tensor Core가 있는 GPU(compute capability 8.9 이상)에서 XLA를 사용할 때만 FP8로 실행되며, 그 밖의 경우에는 Keras가 float8을 에뮬레이션합니다. 이 장의 수치는 어느 장치에서나 같습니다.",
         "ru": "Доступен GPU. Умножение матриц выполняется в FP8 только на GPU с тензорными ядрами FP8 (compute capability 8.9 или выше) и под XLA; в остальных случаях Keras эмулирует float8. Числа в этой главе одинаковы на любом устройстве.",
     },
     "course.ch09.tpu": {
@@ -32,7 +32,7 @@ MESSAGES = {
     "checks.ch09.span_too_narrow": {
         "en": "Not {fmt}: it covers only {have} octaves ({low} to {high}), and the tensor spans {need}. Scaled so that its largest value lands on {high}, its smallest would be {smallest}, below the smallest subnormal: it becomes zero.",
         "zh": "不是 {fmt}：它只覆盖 {have} 个 2 倍区间（{low} 到 {high}），而这个张量跨越 {need} 个。若缩放到最大值落在 {high}，最小值会是 {smallest}，低于最小的次正规数，于是变成零。",
-        "es": "No es {fmt}: solo cubre {have} potencias de dos (de {low} a {high}) y el tensor abarca {need}. Escalado para que su mayor valor caiga en {high}, el menor sería {smallest}, por debajo del menor subnormal: se convierte en cero.",
+        "es": "No es {fmt}: solo cubre {have} potencias de dos (de {low} a {high}) y el tensor abarca {need}. Si se escala para que su mayor valor caiga en {high}, el menor sería {smallest}, por debajo del menor subnormal: se convierte en cero.",
         "ko": "정답은 {fmt} 형식이 아닙니다. 이 형식이 담는 범위는 2배 구간 {have}개({low}부터 {high}까지)뿐인데 텐서는 {need}개에 걸쳐 있습니다. 가장 큰 값이 {high}에 오도록 스케일링하면 가장 작은 값은 {smallest}까지 내려가 가장 작은 비정규 수보다 작아지므로 0이 됩니다.",
         "ru": "Не {fmt}: ширина его диапазона (от {low} до {high}) в двоичных порядках — всего {have}, а у тензора — {need}. Если масштабировать так, чтобы наибольшее значение пришлось на {high}, наименьшее окажется равным {smallest}, то есть меньше наименьшего субнормального числа, и обратится в ноль.",
     },
@@ -40,7 +40,7 @@ MESSAGES = {
         "en": "Right: {fmt} covers {have} octaves ({low} to {high}), enough for the tensor's {need}; one scale factor moves the tensor's range onto it.",
         "zh": "正确：{fmt} 覆盖 {have} 个 2 倍区间（{low} 到 {high}），足以覆盖张量所跨越的 {need} 个；一个缩放因子就能把张量的范围移到它上面。",
         "es": "Correcto: {fmt} cubre {have} potencias de dos (de {low} a {high}), suficientes para las {need} del tensor; un solo factor de escala basta para llevar el rango del tensor a ese intervalo.",
-        "ko": "정답입니다. {fmt} 형식은 2배 구간 {have}개({low}부터 {high}까지)를 담으므로 2배 구간 {need}개에 걸친 텐서를 담기에 충분합니다. 스케일 인자 하나로 텐서의 범위를 그 위로 옮길 수 있습니다.",
+        "ko": "정답입니다. {fmt} 형식은 2배 구간 {have}개({low}부터 {high}까지)를 담으므로 2배 구간 {need}개에 걸친 텐서를 담기에 충분합니다. 스케일 인자 하나로 텐서의 범위를 이 형식의 범위 안으로 옮길 수 있습니다.",
         "ru": "Верно: ширина диапазона {fmt} (от {low} до {high}) в двоичных порядках — {have}, этого хватает для тензора шириной {need}; один масштабный множитель переносит диапазон тензора на него.",
     },
     "checks.ch09.scale_ok": {

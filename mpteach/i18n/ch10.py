@@ -12,7 +12,7 @@ MESSAGES = {
         "en": "A GPU is available: this chapter's models are tiny and run wherever TensorFlow puts them. Overflow, skipped steps, checkpoints and loss scales behave the same on the GPU and on the CPU.",
         "zh": "检测到 GPU：本章的模型非常小，TensorFlow 把它们放在哪里就在哪里运行。溢出、跳过的步、检查点和损失缩放因子在 GPU 和 CPU 上的行为相同。",
         "es": "Hay una GPU disponible: los modelos de este capítulo son diminutos y se ejecutan donde TensorFlow los coloque. El desbordamiento, los pasos omitidos, los puntos de control y las escalas de pérdida se comportan igual en la GPU y en la CPU.",
-        "ko": "GPU를 사용할 수 있습니다. 이 장의 모델은 아주 작아서 TensorFlow가 배치하는 곳에서 실행됩니다. 오버플로, 건너뛴 스텝, 체크포인트, 손실 스케일은 GPU와 CPU에서 똑같이 동작합니다.",
+        "ko": "GPU를 사용할 수 있습니다. 이 장의 모델은 아주 작으며, TensorFlow가 배치하는 곳 어디서든 실행됩니다. 오버플로, 건너뛴 스텝, 체크포인트, 손실 스케일은 GPU와 CPU에서 똑같이 동작합니다.",
         "ru": "Доступен GPU: модели этой главы крошечные и выполняются там, куда их поместит TensorFlow. Переполнение, пропущенные шаги, контрольные точки и масштабы потерь ведут себя на GPU и на CPU одинаково.",
     },
     "course.ch10.tpu": {
@@ -82,7 +82,7 @@ MESSAGES = {
     },
     "checks.ch10.acc_inf_weights": {
         "en": "inf or NaN reached the weights. Hand the accumulated, still scaled gradients to the LossScaleOptimizer's apply: it checks them, skips the update if any is not finite, and only then unscales.",
-        "zh": "inf 或 NaN 进入了权重。请把累积的、仍然缩放着的梯度交给 LossScaleOptimizer 的 apply：它会先检查，只要有非有限值就跳过更新，之后才反缩放。",
+        "zh": "inf 或 NaN 进入了权重。请把累积的、仍处于缩放状态的梯度交给 LossScaleOptimizer 的 apply：它会先检查，只要有非有限值就跳过更新，之后才反缩放。",
         "es": "inf o NaN llegaron a los pesos. Entrega los gradientes acumulados, todavía escalados, al apply del LossScaleOptimizer: los comprueba, omite la actualización si alguno no es finito y solo entonces los desescala.",
         "ko": "inf나 NaN이 가중치에 들어갔습니다. 누적했지만 아직 스케일된 상태인 그래디언트를 LossScaleOptimizer의 apply에 넘기세요. apply가 검사해서 유한하지 않은 값이 있으면 업데이트를 건너뛰고, 그다음에야 언스케일링합니다.",
         "ru": "inf или NaN попали в веса. Передайте накопленные, ещё отмасштабированные градиенты в apply у LossScaleOptimizer: он проверяет их, пропускает обновление, если что-то не конечно, и только потом делит на масштаб.",

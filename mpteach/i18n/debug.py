@@ -25,7 +25,7 @@ MESSAGES = {
     "debug.table.intermediate": {
         "en": "intermediate on the probe",
         "zh": "探针上的中间量",
-        "es": "valor intermedio en la prueba",
+        "es": "valor intermedio en la sonda",
         "ko": "프로브 입력에서의 중간값",
         "ru": "промежуточное значение на пробном входе",
     },

@@ -334,13 +334,13 @@ MESSAGES = {
     "doctor.vanishing-gradient.fix": {
         "en": "Keep the values in range: compute the part with tiny values in float32 or in log space. Gradients that underflow only because the loss is small need loss scaling instead.",
         "zh": "让数值保持在范围内：以 float32 或在对数空间中计算数值极小的部分。如果梯度只是因为损失很小而下溢，则应使用损失缩放。",
-        "es": "Mantén los valores dentro del rango: calcula la parte con valores diminutos en float32 o en espacio logarítmico. Si los gradientes se anulan solo porque la pérdida es pequeña, lo que hace falta es escalado de la pérdida.",
+        "es": "Mantén los valores dentro del rango: calcula la parte con valores diminutos en float32 o en espacio logarítmico. Si los gradientes se anulan por subdesbordamiento solo porque la pérdida es pequeña, lo que hace falta es escalado de la pérdida.",
         "ko": "아주 작은 값을 다루는 부분을 float32나 로그 공간에서 계산해 값을 표현 범위 안에 두세요. 손실이 작아서 그래디언트가 언더플로되는 경우라면 손실 스케일링이 필요합니다.",
         "ru": "Держите значения в пределах диапазона: часть с крошечными значениями считайте в float32 или в логарифмическом пространстве. Если градиенты обнуляются лишь из-за малого значения функции потерь, нужно масштабирование потерь.",
     },
     "doctor.keras2-uncast-argument.what": {
         "en": "call takes several tensor arguments. Under Keras 2 rules {arguments} would not be cast, and the layer {effect}.",
-        "zh": "call 接受多个张量参数。按 Keras 2 的规则，{arguments} 不会被转换，而该层{effect}。",
+        "zh": "call 接受多个张量参数。按 Keras 2 的规则，{arguments} 不会被转换，于是该层{effect}。",
         "es": "call recibe varios argumentos que son tensores. Con las reglas de Keras 2 solo se convertiría el primer argumento (no {arguments}), y la capa {effect}.",
         "ko": "call이 여러 텐서 인자를 받습니다. Keras 2 규칙에서는 {arguments} 인자는 캐스팅되지 않고, 레이어가 {effect}.",
         "ru": "call принимает несколько тензорных аргументов. По правилам Keras 2 приведение не затронуло бы {arguments}, и слой {effect}.",
@@ -432,7 +432,7 @@ MESSAGES = {
     },
     "doctor.rounded-variable-update.why": {
         "en": "Inside call an autocast variable is read in {compute}, so a new value computed from it (a moving average, an EMA, a counter) is rounded to {compute} before it is stored. Updates smaller than the spacing of {compute} numbers are lost, and the statistic stops following the data although the variable is float32.",
-        "zh": "在 call 内，自动转换的变量以 {compute} 读取，所以由它计算出的新值（移动平均、EMA、计数器）在存储之前就被舍入到 {compute}。小于 {compute} 相邻数间距的更新会丢失，尽管变量是 float32，统计量也不再跟随数据变化。",
+        "zh": "在 call 内，自动转换的变量以 {compute} 读取，所以由它计算出的新值（滑动平均、EMA、计数器）在存储之前就被舍入到 {compute}。小于 {compute} 相邻数间距的更新会丢失，尽管变量是 float32，统计量也不再跟随数据变化。",
         "es": "Dentro de call, una variable con autocast se lee en {compute}, así que un valor nuevo calculado a partir de ella (una media móvil, una EMA, un contador) se redondea a {compute} antes de guardarse. Las actualizaciones menores que la separación entre números {compute} se pierden, y la estadística deja de seguir a los datos aunque la variable sea float32.",
         "ko": "call 안에서 autocast 변수는 {compute} dtype으로 읽히므로, 그 값으로 계산한 새 값(이동 평균, EMA, 카운터)은 저장되기 전에 {compute} dtype으로 반올림됩니다. {compute} 수 간격보다 작은 업데이트는 사라지고, 변수가 float32인데도 통계량이 데이터를 따라가지 못합니다.",
         "ru": "Внутри call переменная с автоприведением читается в {compute}, поэтому новое значение, вычисленное из неё (скользящее среднее, EMA, счётчик), округляется до {compute} перед записью. Обновления меньше шага между числами {compute} теряются, и статистика перестаёт следовать за данными, хотя переменная имеет тип float32.",

@@ -302,7 +302,7 @@ MESSAGES = {
         "en": "{name:14} {count:3d} positive finite values, {low} .. {high}",
         "zh": "{name:14} {count:3d} 个正的有限值，{low} .. {high}",
         "es": "{name:14} {count:3d} valores finitos positivos, {low} .. {high}",
-        "ko": "{name:14} 양의 유한값 {count:3d}개, {low} .. {high}",
+        "ko": "{name:14} 양의 유한값 {count:3d}개, {low}~{high}",
         "ru": "{name:14} положительных конечных значений: {count}, от {low} до {high}",
     },
     "fig.ch09.log2_value": {

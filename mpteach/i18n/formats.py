@@ -399,7 +399,7 @@ MESSAGES = {
     "formats.grad.summary": {
         "en": "Loss scale {scale}: {flushed} of all values lost to zero, {subnormal} kept as subnormals, {normal} normal, {overflow} overflowing; {zero} were exactly zero already.",
         "zh": "损失缩放因子 {scale}：全部数值中 {flushed} 下溢为零，{subnormal} 保留为次正规数，{normal} 为正规数，{overflow} 上溢；另有 {zero} 原本就是零。",
-        "es": "Escala de pérdida {scale}: el {flushed} de todos los valores se redondean a cero, el {subnormal} se conservan como subnormales, el {normal} son normales y el {overflow} se desbordan; el {zero} ya eran exactamente cero.",
+        "es": "Escala de pérdida {scale}: el {flushed} de todos los valores se redondea a cero, el {subnormal} se conserva como subnormal, el {normal} es normal y el {overflow} se desborda; el {zero} ya era exactamente cero.",
         "ko": "손실 스케일 {scale}: 전체 값 중 {flushed}가 0으로 소실되고, {subnormal}는 비정규 수로 유지되며, {normal}는 정규 수, {overflow}는 오버플로입니다. {zero}는 원래 정확히 0이었습니다.",
         "ru": "Масштаб потерь {scale}: {flushed} всех значений теряются (становятся нулём), {subnormal} сохраняются как субнормальные, {normal} остаются нормализованными, {overflow} переполняются; {zero} были ровно нулём изначально.",
     },

@@ -78,14 +78,14 @@ MESSAGES = {
         "zh": "在 {device} 上使用 mixed_bfloat16：bfloat16 Tensor Core 从计算能力 8.0 开始才有，这里它很可能比 float32 更慢；如果 GPU 有 Tensor Core，请使用 mixed_float16。",
         "es": "mixed_bfloat16 en {device}: los Tensor Cores de bfloat16 empiezan en la capacidad de cómputo 8.0, así que probablemente será más lento que float32; usa mixed_float16 si la GPU tiene Tensor Cores.",
         "ko": "{device}에서 mixed_bfloat16 사용: bfloat16 Tensor Core는 compute capability 8.0부터 있으므로 float32보다 느릴 가능성이 큽니다. GPU에 Tensor Core가 있다면 mixed_float16을 사용하세요.",
-        "ru": "mixed_bfloat16 на {device}: тензорные ядра для bfloat16 появляются начиная с compute capability 8.0, поэтому, скорее всего, будет медленнее float32; если у GPU есть тензорные ядра, используйте mixed_float16.",
+        "ru": "mixed_bfloat16 на {device}: тензорные ядра для bfloat16 появляются начиная с compute capability 8.0, поэтому она, скорее всего, окажется медленнее float32; если у GPU есть тензорные ядра, используйте mixed_float16.",
     },
     "speed.advice_bfloat16_cpu": {
         "en": "mixed_bfloat16 on {device}: no fast bfloat16 math here (no AMX-BF16 or AVX512-BF16), so expect it to be slower than float32.",
         "zh": "在 {device} 上使用 mixed_bfloat16：这里没有快速的 bfloat16 运算（没有 AMX-BF16 或 AVX512-BF16），它很可能比 float32 更慢。",
         "es": "mixed_bfloat16 en {device}: aquí no hay aritmética bfloat16 rápida (ni AMX-BF16 ni AVX512-BF16), así que probablemente será más lento que float32.",
         "ko": "{device}에서 mixed_bfloat16 사용: 여기에는 빠른 bfloat16 연산(AMX-BF16, AVX512-BF16)이 없으므로 float32보다 느릴 가능성이 큽니다.",
-        "ru": "mixed_bfloat16 на {device}: здесь нет быстрой арифметики bfloat16 (нет AMX-BF16 и AVX512-BF16), поэтому, скорее всего, будет медленнее float32.",
+        "ru": "mixed_bfloat16 на {device}: здесь нет быстрой арифметики bfloat16 (нет AMX-BF16 и AVX512-BF16), поэтому она, скорее всего, окажется медленнее float32.",
     },
     # --- mpteach.bench.explain_float16_fusion: the CPU float16 pitfall, with measured numbers
     "speed.fusion_slow": {

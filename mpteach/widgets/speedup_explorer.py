@@ -63,9 +63,12 @@ def _t(name: str, lang: str | None, **values: object) -> str:
 @dataclass(frozen=True)
 class Bar:
     group: str  # "n = 1024" or "batch 256, XLA on"
-    variant: str  # "bfloat16", "mixed_float16 (remapping off)", "float32 (TF32 off)"
+    variant: str  # "bfloat16", "mixed_float16 (remapping off)", "float32 (TF32 off)", localized
     speedup: float
     median_ms: float
+    slot: str = ""  # its place in the group: the variant without the remapping note
+    type: str = "float32"  # the 16-bit type it computes in ("float32" for a TF32-off baseline)
+    unfused: bool = False  # measured with remapping off, the CPU float16 work-around
 
 
 def _type_of(variant: str) -> str:
@@ -93,7 +96,10 @@ def speedup_bars(
         else:
             xla = _t("xla_on" if row["xla"] else "xla_off", lang)
             group = _t("group_training", lang, size=row["size"], xla=xla)
-        bars.append(Bar(group, variant_label(row), row["speedup"], row["median_s"] * 1e3))
+        # Slot, type and work-around come from the row, not from the label, which is localized.
+        slot = variant_label({**row, "remapping": None}, lang)
+        label, unfused = variant_label(row, lang), row["remapping"] is False
+        bars.append(Bar(group, label, row["speedup"], row["median_s"] * 1e3, slot, kind, unfused))
     return bars
 
 
@@ -138,23 +144,23 @@ class SpeedupPlot:
         self.bars = speedup_bars(doc, workload, lang, types)
         groups = list(dict.fromkeys(bar.group for bar in self.bars))
         # One slot per type in every group; work-arounds and TF32 off are marked on the bar.
+        type_of = {bar.slot: bar.type for bar in self.bars}
         slots = sorted(
-            dict.fromkeys(_slot(bar.variant) for bar in self.bars),
-            key=lambda slot: ("float16", "bfloat16", "float32").index(_type_of(slot)),
+            type_of, key=lambda slot: ("float16", "bfloat16", "float32").index(type_of[slot])
         )
         width = 0.8 / max(len(slots), 1)
         for i, slot in enumerate(slots):
-            mine = [bar for bar in self.bars if _slot(bar.variant) == slot]
+            mine = [bar for bar in self.bars if bar.slot == slot]
             offset = (i - (len(slots) - 1) / 2) * width
             x = np.array([groups.index(bar.group) for bar in mine]) + offset
             heights = [bar.speedup for bar in mine]
-            drawn = axes.bar(x, heights, width * 0.92, label=slot, color=COLOURS[_type_of(slot)])
+            drawn = axes.bar(x, heights, width * 0.92, label=slot, color=COLOURS[type_of[slot]])
             for patch, bar in zip(drawn, mine, strict=True):
-                if "remapping off" in bar.variant:
+                if bar.unfused:
                     patch.set_hatch("//")
             axes.bar_label(drawn, labels=[f"{h:.2f}×" for h in heights], fontsize=7, padding=2)
         axes.axhline(1.0, color=COLOURS["float32"], ls="--", lw=1, label=_t("baseline", lang))
-        if any("remapping off" in bar.variant for bar in self.bars):
+        if any(bar.unfused for bar in self.bars):
             axes.bar(
                 [0], [0], color="white", edgecolor="#555", hatch="//", label=_t("unfused", lang)
             )
@@ -166,11 +172,6 @@ class SpeedupPlot:
         if not self.bars:
             axes.text(0.5, 0.5, _t("no_rows", lang), transform=axes.transAxes, ha="center")
         axes.legend(fontsize=8, loc="upper right", framealpha=0.85, ncol=2)
-
-
-def _slot(variant: str) -> str:
-    """The bar's place in its group: the variant without work-around notes, TF32 off kept."""
-    return variant.replace(" (remapping off)", "").replace(", remapping off", "")
 
 
 def draw_speedups(doc: dict[str, Any], workload: str, lang: str | None = None,
@@ -274,7 +275,7 @@ def published_html(rows: list[dict[str, Any]] | None = None, lang: str | None = 
         items.append(
             f"<li><a href='{html.escape(url)}' target='_blank'>{html.escape(name)}</a> "
             f"@{source['commit'][:8]} ({html.escape(source['date'])}) — "
-            f"\u201c{html.escape(i18n.localized(table, lang))}\u201d</li>"
+            f"{html.escape(i18n.t('speed.published.title_quote', lang, title=i18n.localized(table, lang)))}</li>"
         )
     tpu = (
         ""
@@ -349,9 +350,8 @@ def browser_data(lang: str) -> dict[str, Any]:
         for workload in WORKLOADS:
             skipped = [s for s in doc["settings"].get("skipped", []) if s.startswith(workload)]
             bars = [
-                {"group": bar.group, "variant": bar.variant, "slot": _slot(bar.variant),
-                 "type": _type_of(bar.variant), "speedup": bar.speedup,
-                 "unfused": "remapping off" in bar.variant}
+                {"group": bar.group, "variant": bar.variant, "slot": bar.slot,
+                 "type": bar.type, "speedup": bar.speedup, "unfused": bar.unfused}
                 for bar in speedup_bars(doc, workload, lang)
             ]  # fmt: skip
             workloads[workload] = {
