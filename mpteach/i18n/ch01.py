@@ -60,7 +60,7 @@ MESSAGES = {
     "checks.ch01.square_ok": {
         "en": "Right: {kept} keep 1e-10. Their 8 exponent bits reach down to about 1e-38; float16's 5 bits stop near 6e-8.",
         "zh": "正确：{kept} 能保住 1e-10。它们的 8 位指数可以表示到约 1e-38；float16 的 5 位指数只到约 6e-8。",
-        "es": "Correcto: {kept} conservan 1e-10. Sus 8 bits de exponente llegan hasta cerca de 1e-38; los 5 bits de float16 se detienen cerca de 6e-8.",
+        "es": "Correcto: {kept} conservan 1e-10. Sus 8 bits de exponente llegan hasta cerca de 1e-38; los 5 de float16 no pasan de unos 6e-8.",
         "ko": "정답입니다. {kept} 형식은 1e-10을 유지합니다. 이 형식들의 8비트 지수는 약 1e-38까지 내려가지만, float16의 5비트 지수는 약 6e-8에서 멈춥니다.",
         "ru": "Верно: {kept} сохраняют 1e-10. Их 8 бит порядка позволяют спуститься примерно до 1e-38, а 5 бит порядка float16 — лишь примерно до 6e-8.",
     },

@@ -20,7 +20,7 @@ MESSAGES = {
         "zh": "顺序反了：应为（call 内部，call 外部）。变量以 float32 保存，只在 call 内部按计算 dtype 读取。",
         "es": "Al revés: el orden es (dentro de call, fuera de call). La variable se guarda en float32 y solo se lee en el dtype de cálculo dentro de call.",
         "ko": "순서가 바뀌었습니다. 순서는 (call 안, call 밖)입니다. 변수는 float32로 저장되고 call 안에서만 연산 dtype으로 읽힙니다.",
-        "ru": "Наоборот: порядок — (внутри call, снаружи call). Переменная хранится в float32 и читается в dtype вычислений только внутри call.",
+        "ru": "Порядок перепутан: правильный — (внутри call, снаружи call). Переменная хранится в float32 и читается в dtype вычислений только внутри call.",
     },
     "checks.ch03.read_inside": {
         "en": 'Inside call a read is not {answer!r}: the layer reads its variables in its compute dtype, which for mixed_bfloat16 is the part after "mixed_".',

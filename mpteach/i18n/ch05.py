@@ -4,7 +4,7 @@ MESSAGES = {
     "course.ch05.cpu": {
         "en": "No GPU or TPU here: the model trains on the CPU. Expect no speedup from mixed_float16 on a CPU; the section on CPU pitfalls shows what to do instead.",
         "zh": "这里没有 GPU 或 TPU：模型在 CPU 上训练。在 CPU 上不要指望 mixed_float16 带来加速；讲 CPU 陷阱的那一节会说明应该怎么做。",
-        "es": "Aquí no hay GPU ni TPU: el modelo se entrena en la CPU. No esperes que mixed_float16 acelere en una CPU; la sección sobre las trampas de la CPU muestra qué hacer.",
+        "es": "Aquí no hay GPU ni TPU: el modelo se entrena en la CPU. No esperes que mixed_float16 acelere nada en una CPU; la sección sobre las trampas de la CPU muestra qué hacer.",
         "ko": "GPU나 TPU가 없으므로 모델이 CPU에서 훈련됩니다. CPU에서 mixed_float16으로 빨라지기를 기대하지 마세요. CPU 함정을 다루는 절에서 대안을 보여 줍니다.",
         "ru": "GPU и TPU здесь нет: модель обучается на CPU. Не ждите ускорения от mixed_float16 на CPU; раздел о ловушках CPU показывает, что делать вместо этого.",
     },
@@ -13,7 +13,7 @@ MESSAGES = {
         "zh": "检测到 GPU：模型在 GPU 上训练。这里的模型很小，所以暂时不要期待加速；第 08 章会测量更大的模型。",
         "es": "Hay una GPU disponible: el modelo se entrena en ella. El modelo es pequeño, así que no esperes aceleración todavía; el capítulo 08 mide modelos más grandes.",
         "ko": "GPU를 사용할 수 있어 모델이 GPU에서 훈련됩니다. 여기 모델은 작으므로 아직 속도 향상을 기대하지 마세요. 08장에서 더 큰 모델을 측정합니다.",
-        "ru": "Доступен GPU: модель обучается на нём. Модель здесь маленькая, поэтому ускорения пока не ждите; глава 08 измеряет модели побольше.",
+        "ru": "Доступен GPU: модель обучается на нём. Модель здесь маленькая, поэтому ускорения пока не ждите; в главе 08 замеряется скорость моделей побольше.",
     },
     "course.ch05.tpu": {
         "en": "A TPU runtime: this chapter trains on the host CPU. On a TPU itself you would use mixed_bfloat16, and compile would add no loss scaling.",
@@ -101,10 +101,10 @@ MESSAGES = {
     },
     "checks.ch05.wraps_ok": {
         "en": "Right: only mixed_float16 gets a LossScaleOptimizer from compile; auto_scale_loss=False turns that off.",
-        "zh": "正确：只有 mixed_float16 会被 compile 加上 LossScaleOptimizer；auto_scale_loss=False 可以关闭它。",
+        "zh": "正确：compile 只会为 mixed_float16 加上 LossScaleOptimizer；auto_scale_loss=False 可以关闭它。",
         "es": "Correcto: solo mixed_float16 recibe un LossScaleOptimizer de compile; auto_scale_loss=False lo desactiva.",
         "ko": "정답입니다. compile이 LossScaleOptimizer를 붙이는 것은 mixed_float16뿐이며, auto_scale_loss=False로 끌 수 있습니다.",
-        "ru": "Верно: LossScaleOptimizer от compile получает только mixed_float16; auto_scale_loss=False это отключает.",
+        "ru": "Верно: compile оборачивает оптимизатор в LossScaleOptimizer только при mixed_float16; auto_scale_loss=False это отключает.",
     },
     "out.ch05.compute_dtype": {
         "en": "compute dtype: {value}",

@@ -150,7 +150,7 @@ MESSAGES = {
     },
     "checks.ch06.scale_not_smallest": {
         "en": "{answer} works, but it is not the smallest: {half} already lifts {grad} above float16's smallest normal, {normal}. A larger scale than needed brings the largest gradients closer to overflow.",
-        "zh": "{answer} 可行，但不是最小的：{half} 已经能把 {grad} 抬到 float16 最小正规数 {normal} 之上。比需要更大的缩放因子会让最大的梯度更接近上溢。",
+        "zh": "{answer} 可行，但不是最小的：{half} 已经能把 {grad} 抬到 float16 最小正规数 {normal} 之上。超出需要的缩放因子会让最大的梯度更接近上溢。",
         "es": "{answer} funciona, pero no es la menor: {half} ya eleva {grad} por encima del menor normal de float16, {normal}. Una escala mayor de lo necesario acerca los gradientes más grandes al desbordamiento.",
         "ko": "입력한 값({answer})으로도 되지만 가장 작은 값은 아닙니다. {half}만으로도 그래디언트({grad})를 float16의 가장 작은 정규 수 {normal} 위로 올립니다. 필요 이상으로 큰 스케일은 가장 큰 그래디언트를 오버플로에 더 가깝게 만듭니다.",
         "ru": "{answer} подходит, но это не наименьший масштаб: уже {half} поднимает {grad} выше наименьшего нормализованного числа float16, {normal}. Масштаб больше нужного приближает самые большие градиенты к переполнению.",
@@ -181,7 +181,7 @@ MESSAGES = {
         "zh": "不是 {answer}。请逐步推演：每个有限步让计数器加 1，连续有限步数达到 {growth} 时缩放因子翻倍、计数器归零；非有限步把缩放因子减半并清零计数器。",
         "es": "No es {answer}. Recorre los pasos uno a uno: un paso finito suma 1 al contador, y al llegar a {growth} pasos finitos seguidos la escala se duplica y el contador vuelve a 0; un paso no finito divide la escala por dos y pone el contador a 0.",
         "ko": "입력한 값({answer})은 정답이 아닙니다. 스텝을 하나씩 따라가 보세요. 유한한 스텝마다 카운터가 1 늘고, 유한 스텝이 연속 {growth}번이 되면 스케일이 두 배가 되고 카운터가 0으로 돌아갑니다. 유한하지 않은 스텝은 스케일을 절반으로 줄이고 카운터를 0으로 되돌립니다.",
-        "ru": "Не {answer}. Пройдите шаги по одному: конечный шаг прибавляет 1 к счётчику, а когда наберётся {growth} конечных шагов подряд, масштаб удваивается, а отсчёт начинается заново с 0; неконечный шаг делит масштаб пополам и обнуляет счётчик.",
+        "ru": "Не {answer}. Пройдите шаги по одному: конечный шаг прибавляет 1 к счётчику, а когда число конечных шагов подряд достигнет {growth}, масштаб удваивается и счётчик начинается заново с 0; неконечный шаг делит масштаб пополам и обнуляет счётчик.",
     },
     "checks.ch06.asym_skipped": {
         "en": "Skipped steps: not {answer}. Every overflowing step is skipped and halves the scale; count the halvings from {start} down to {limit}.",

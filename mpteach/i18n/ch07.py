@@ -54,14 +54,14 @@ MESSAGES = {
         "en": "The update differs from plain SGD's by a factor of {ratio}. Scale the loss with optimizer.scale_loss, take the gradients of the scaled loss, and pass them unchanged to optimizer.apply.",
         "zh": "更新量与普通 SGD 相差 {ratio} 倍。请用 optimizer.scale_loss 缩放损失，对缩放后的损失求梯度，再把梯度原样交给 optimizer.apply。",
         "es": "La actualización difiere de la de SGD simple en un factor {ratio}. Escala la pérdida con optimizer.scale_loss, calcula los gradientes de la pérdida escalada y pásalos sin cambios a optimizer.apply.",
-        "ko": "업데이트가 일반 SGD와 {ratio}배 다릅니다. optimizer.scale_loss로 손실을 스케일링하고, 스케일된 손실의 그래디언트를 구해 그대로 optimizer.apply에 넘기세요.",
+        "ko": "업데이트가 일반 SGD의 업데이트와 {ratio}배 차이 납니다. optimizer.scale_loss로 손실을 스케일링하고, 스케일된 손실의 그래디언트를 구해 그대로 optimizer.apply에 넘기세요.",
         "ru": "Обновление отличается от шага обычного SGD: их отношение — {ratio}. Масштабируйте потери через optimizer.scale_loss, возьмите градиенты отмасштабированных потерь и передайте их без изменений в optimizer.apply.",
     },
     "checks.ch07.step_wrong_loss": {
         "en": "The update is right, but the step returned {returned} instead of the loss, {loss}. Return the unscaled loss: that is the number to log.",
         "zh": "更新正确，但这一步返回的是 {returned}，而不是损失值 {loss}。请返回未缩放的损失：那才是应该记录的数字。",
         "es": "La actualización es correcta, pero el paso devolvió {returned} en lugar de la pérdida, {loss}. Devuelve la pérdida sin escalar: es el valor que hay que registrar.",
-        "ko": "업데이트는 맞지만, 스텝의 반환값이 손실({loss})이 아니라 {returned}입니다. 스케일되지 않은 손실을 반환하세요. 기록할 값은 그것입니다.",
+        "ko": "업데이트는 맞지만, 스텝의 반환값이 손실({loss})이 아니라 {returned}입니다. 스케일되지 않은 손실을 반환하세요. 로그에 남길 값은 바로 이 값입니다.",
         "ru": "Обновление верное, но шаг вернул {returned} вместо значения потерь {loss}. Возвращайте значение функции потерь без масштаба: именно его записывают в журнал.",
     },
     "checks.ch07.step_ok": {

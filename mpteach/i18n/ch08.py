@@ -4,7 +4,7 @@ MESSAGES = {
     "course.ch08.cpu": {
         "en": "No GPU or TPU here: the live measurements time this CPU. GPU numbers come from published measurements, each with its hardware and source; for TPUs there is only a vendor claim, labelled as one.",
         "zh": "这里没有 GPU 或 TPU：现场测量的是这颗 CPU。GPU 的数据来自公开发表的测量，每一条都注明了硬件和出处；TPU 只有厂商宣称的数字，并已标明。",
-        "es": "Aquí no hay GPU ni TPU: las mediciones que se hacen aquí miden los tiempos de esta CPU. Las cifras de GPU vienen de mediciones publicadas, cada una con su hardware y su fuente; para las TPU solo hay una afirmación del fabricante, señalada como tal.",
+        "es": "Aquí no hay GPU ni TPU: las mediciones de este cuaderno cronometran esta CPU. Las cifras de GPU vienen de mediciones publicadas, cada una con su hardware y su fuente; para las TPU solo hay una afirmación del fabricante, señalada como tal.",
         "ko": "GPU나 TPU가 없으므로 여기서 직접 하는 측정은 이 CPU에서 이루어집니다. GPU 수치는 하드웨어와 출처를 밝힌 공개 측정값에서 가져왔습니다. TPU에 대해서는 벤더의 주장밖에 없으며, 주장임을 표시해 두었습니다.",
         "ru": "GPU и TPU здесь нет: замеры, запускаемые в блокноте, выполняются на этом CPU. Цифры для GPU взяты из опубликованных измерений, у каждого указаны оборудование и источник; для TPU есть только заявление производителя, помеченное как таковое.",
     },

@@ -13,7 +13,7 @@ MESSAGES = {
         "zh": "检测到 GPU。只有在带 FP8 Tensor Core 的 GPU（计算能力 8.9 或更高）上并使用 XLA 时，矩阵乘法才真正以 FP8 运行；其他情况下 Keras 会模拟 float8。本章的数值在所有设备上都相同。",
         "es": "Hay una GPU disponible. Los productos de matrices solo se ejecutan en FP8 en GPU con Tensor Cores FP8 (capacidad de cómputo 8.9 o superior) y con XLA; en los demás casos Keras emula float8. Los números de este capítulo son los mismos en cualquier dispositivo.",
         "ko": "GPU를 사용할 수 있습니다. 행렬 곱은 FP8 Tensor Core가 있는 GPU(compute capability 8.9 이상)에서 XLA를 사용할 때만 FP8로 실행되며, 그 밖의 경우에는 Keras가 float8을 에뮬레이션합니다. 이 장의 수치는 어느 장치에서나 같습니다.",
-        "ru": "Доступен GPU. Умножение матриц выполняется в FP8 только на GPU с тензорными ядрами FP8 (compute capability 8.9 или выше) и под XLA; в остальных случаях Keras эмулирует float8. Числа в этой главе одинаковы на любом устройстве.",
+        "ru": "Доступен GPU. Умножение матриц выполняется в FP8 только на GPU с тензорными ядрами FP8 (compute capability 8.9 или выше) и при компиляции через XLA; в остальных случаях Keras эмулирует float8. Числа в этой главе одинаковы на любом устройстве.",
     },
     "course.ch09.tpu": {
         "en": "A TPU runtime: this chapter's float8 examples emulate float8 (cast to float8 and back), so they give the same numbers as on a CPU. Whether float8 is faster depends on the TPU generation; this chapter does not measure it.",
@@ -31,7 +31,7 @@ MESSAGES = {
     },
     "checks.ch09.span_too_narrow": {
         "en": "Not {fmt}: it covers only {have} octaves ({low} to {high}), and the tensor spans {need}. Scaled so that its largest value lands on {high}, its smallest would be {smallest}, below the smallest subnormal: it becomes zero.",
-        "zh": "不是 {fmt}：它只覆盖 {have} 个 2 倍区间（{low} 到 {high}），而这个张量跨越 {need} 个。若缩放到最大值落在 {high}，最小值会是 {smallest}，低于最小的次正规数，于是变成零。",
+        "zh": "不是 {fmt}：它只覆盖 {have} 个 2 倍区间（{low} 到 {high}），而这个张量跨越 {need} 个。若缩放到让最大值落在 {high}，最小值会是 {smallest}，低于最小的次正规数，于是变成零。",
         "es": "No es {fmt}: solo cubre {have} potencias de dos (de {low} a {high}) y el tensor abarca {need}. Si se escala para que su mayor valor caiga en {high}, el menor sería {smallest}, por debajo del menor subnormal: se convierte en cero.",
         "ko": "정답은 {fmt} 형식이 아닙니다. 이 형식이 담는 범위는 2배 구간 {have}개({low}부터 {high}까지)뿐인데 텐서는 {need}개에 걸쳐 있습니다. 가장 큰 값이 {high}에 오도록 스케일링하면 가장 작은 값은 {smallest}까지 내려가 가장 작은 비정규 수보다 작아지므로 0이 됩니다.",
         "ru": "Не {fmt}: ширина его диапазона (от {low} до {high}) в двоичных порядках — всего {have}, а у тензора — {need}. Если масштабировать так, чтобы наибольшее значение пришлось на {high}, наименьшее окажется равным {smallest}, то есть меньше наименьшего субнормального числа, и обратится в ноль.",
@@ -146,7 +146,7 @@ MESSAGES = {
         "zh": "最终损失：float32 {float32}，float8 {float8}",
         "es": "pérdida final: float32 {float32}, float8 {float8}",
         "ko": "최종 손실: float32 {float32}, float8 {float8}",
-        "ru": "итоговые потери: float32 {float32}, float8 {float8}",
+        "ru": "итоговое значение функции потерь: float32 {float32}, float8 {float8}",
     },
     "out.ch09.kernel_scale_check": {
         "en": "kernel_scale == 127 / max|column|: {value}",

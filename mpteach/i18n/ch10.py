@@ -26,7 +26,7 @@ MESSAGES = {
     "checks.ch10.nan_none": {
         "en": "On this machine the model's output is finite everywhere, so there is no first inf/NaN layer to find. Tell your instructor: the exercise expects an overflow.",
         "zh": "在这台机器上模型的输出处处有限，所以找不到第一个出现 inf/NaN 的层。请告诉你的讲师：这个练习本应出现溢出。",
-        "es": "En esta máquina la salida del modelo es finita en todas partes, así que no hay una primera capa con inf/NaN que encontrar. Avisa a tu instructor: el ejercicio espera un desbordamiento.",
+        "es": "En esta máquina la salida del modelo es finita en todas partes, así que no hay una primera capa con inf/NaN que encontrar. Avisa a tu profesor: el ejercicio espera un desbordamiento.",
         "ko": "이 머신에서는 모델 출력이 모두 유한해서 찾아야 할 첫 inf/NaN 레이어가 없습니다. 강사에게 알려 주세요. 이 연습은 오버플로가 일어나는 것을 전제로 합니다.",
         "ru": "На этой машине выход модели всюду конечен, так что первого слоя с inf/NaN нет. Сообщите преподавателю: упражнение рассчитано на переполнение.",
     },
@@ -42,7 +42,7 @@ MESSAGES = {
         "zh": "{answer} 的输出确实含有 inf 或 NaN，但它的输入已经有了：问题出在更早的地方。请找出第一个输入为有限值、输出却含有非有限值的层。",
         "es": "La salida de {answer} sí contiene inf o NaN, pero su entrada también: el problema empieza antes. Busca la primera capa con entradas finitas y salida no finita.",
         "ko": "{answer}의 출력에 inf나 NaN이 있는 것은 맞지만, 입력에도 이미 있었습니다. 문제는 더 앞에서 시작됩니다. 입력은 유한한데 출력은 유한하지 않은 첫 레이어를 찾으세요.",
-        "ru": "Выход {answer} действительно содержит inf или NaN, но и его вход тоже: проблема начинается раньше. Найдите первый слой с конечными входами и неконечным выходом.",
+        "ru": "Выход {answer} действительно содержит inf или NaN, но их содержал уже и его вход: проблема начинается раньше. Найдите первый слой с конечными входами и неконечным выходом.",
     },
     "checks.ch10.nan_earlier": {
         "en": "{answer}'s output is finite: look further on. Find the first layer whose inputs are finite and whose output is not.",
@@ -53,7 +53,7 @@ MESSAGES = {
     },
     "checks.ch10.nan_ok": {
         "en": 'Right: {layer} is where it starts. Its inputs are finite and its output holds {inf} inf values (its exponential exceeds float16\'s 65504); the NaN further on are inf − inf. Fix it there: give that layer dtype="float32", or keep its inputs small.',
-        "zh": '正确：问题从 {layer} 开始。它的输入是有限的，输出却含有 {inf} 个 inf（它计算的 exp 值超过了 float16 的最大值 65504）；后面的 NaN 是 inf − inf 的结果。请在这里修复：给这一层 dtype="float32"，或者让它的输入保持较小。',
+        "zh": '正确：问题从 {layer} 开始。它的输入是有限的，输出却含有 {inf} 个 inf（它计算的 exp 值超过了 float16 的最大值 65504）；后面的 NaN 是 inf − inf 的结果。请在这里修复：给这一层设置 dtype="float32"，或者让它的输入保持较小。',
         "es": 'Correcto: todo empieza en {layer}. Sus entradas son finitas y su salida contiene {inf} valores inf (su exponencial supera el 65 504 de float16); los NaN posteriores son inf − inf. Corrígelo ahí: dale a esa capa dtype="float32" o mantén pequeñas sus entradas.',
         "ko": '정답입니다. 문제는 {layer}에서 시작됩니다. 입력은 유한하지만 출력에 inf가 {inf}개 있습니다(지수 함수 값이 float16의 65,504를 넘음). 그 뒤의 NaN은 inf − inf의 결과입니다. 그 레이어에서 고치세요. dtype="float32"를 주거나 입력을 작게 유지하면 됩니다.',
         "ru": 'Верно: проблема начинается в слое {layer}. Его входы конечны, а выход содержит {inf} значений inf (экспонента превышает 65 504 — максимум float16); NaN дальше — это inf − inf. Исправлять нужно именно там: задайте этому слою dtype="float32" или держите его входы небольшими.',
@@ -197,7 +197,7 @@ MESSAGES = {
         "en": "train_step's update differs from plain SGD's by a factor of {ratio}. Scale the loss with optimizer.scale_loss, take the gradients of the scaled loss, and pass them unchanged to optimizer.apply.",
         "zh": "train_step 的更新量与普通 SGD 相差 {ratio} 倍。请用 optimizer.scale_loss 缩放损失，对缩放后的损失求梯度，再把梯度原样交给 optimizer.apply。",
         "es": "La actualización de train_step difiere de la de SGD simple en un factor {ratio}. Escala la pérdida con optimizer.scale_loss, calcula los gradientes de la pérdida escalada y pásalos sin cambios a optimizer.apply.",
-        "ko": "train_step의 업데이트가 일반 SGD와 {ratio}배 다릅니다. optimizer.scale_loss로 손실을 스케일링하고, 스케일된 손실의 그래디언트를 구해 그대로 optimizer.apply에 넘기세요.",
+        "ko": "train_step의 업데이트가 일반 SGD의 업데이트와 {ratio}배 차이 납니다. optimizer.scale_loss로 손실을 스케일링하고, 스케일된 손실의 그래디언트를 구해 그대로 optimizer.apply에 넘기세요.",
         "ru": "Обновление train_step отличается от шага обычного SGD: их отношение — {ratio}. Масштабируйте потери через optimizer.scale_loss, возьмите градиенты отмасштабированных потерь и передайте их без изменений в optimizer.apply.",
     },
     "checks.ch10.capstone_compile_raised": {
@@ -385,7 +385,7 @@ MESSAGES = {
     "out.ch10.largest_vs_square": {
         "en": "largest float16: {largest} | smallest square of the probe: 256² = {square}",
         "zh": "float16 的最大值：{largest} | 探针的最小平方：256² = {square}",
-        "es": "mayor float16: {largest} | menor cuadrado de la prueba: 256² = {square}",
+        "es": "mayor float16: {largest} | menor cuadrado de la sonda: 256² = {square}",
         "ko": "float16 최댓값: {largest} | 프로브의 가장 작은 제곱: 256² = {square}",
         "ru": "наибольшее значение float16: {largest} | наименьший квадрат на пробном входе: 256² = {square}",
     },

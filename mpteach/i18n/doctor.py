@@ -203,7 +203,7 @@ MESSAGES = {
         "zh": "层中某处假定了 float32：dtype 检查、写死在参数里的 dtype、输出类型固定的 NumPy 函数。在混合策略下输入是 {compute}。",
         "es": "Algo en la capa da por hecho float32: una comprobación de dtype, un dtype escrito en un argumento, una función de NumPy con tipo de salida fijo. Con una política mixta las entradas llegan en {compute}.",
         "ko": "dtype 검사, 인자에 직접 적은 dtype, 출력 타입이 고정된 NumPy 함수처럼 레이어의 어딘가가 float32를 가정하고 있습니다. 혼합 정책에서는 입력이 {compute} dtype으로 들어옵니다.",
-        "ru": "Что-то в слое рассчитывает на float32: проверка dtype, dtype, вписанный в аргумент, функция NumPy с фиксированным типом результата. При смешанной политике входы приходят в {compute}.",
+        "ru": "Что-то в слое рассчитывает на float32: проверка dtype, жёстко прописанный в аргументе dtype, функция NumPy с фиксированным типом результата. При смешанной политике входы приходят в {compute}.",
     },
     "doctor.call-fails.fix": {
         "en": "Take dtypes from the inputs or from self.compute_dtype instead of writing float32.",
@@ -392,13 +392,13 @@ MESSAGES = {
         "en": "Something inside call needs more digits or range than {compute} has: whole numbers above 2048 (float16) or 256 (bfloat16) such as positions, the angles given to sin and cos, squares of small values that underflow to 0, long sums, differences of large values. Nothing fails: the layer silently computes wrong values, and the model learns from them.",
         "zh": "call 内的某些计算需要比 {compute} 更多的有效数字或更大的范围：超过 2048（float16）或 256（bfloat16）的整数（例如位置）、传给 sin 和 cos 的角度、会下溢为 0 的小数值的平方、很长的求和、大数之差。什么都不会报错：该层悄悄地算出错误的值，模型就从这些值中学习。",
         "es": "Algo dentro de call necesita más cifras o más rango de los que tiene {compute}: números enteros por encima de 2048 (float16) o 256 (bfloat16), como las posiciones, los ángulos que se pasan a sin y cos, cuadrados de valores pequeños que se anulan por subdesbordamiento, sumas largas, diferencias de valores grandes. Nada falla: la capa calcula valores erróneos sin avisar y el modelo aprende de ellos.",
-        "ko": "call 안의 어떤 계산이 {compute}보다 많은 유효 숫자나 넓은 범위를 필요로 합니다. 2048(float16)이나 256(bfloat16)보다 큰 정수(위치 등), sin과 cos에 넘기는 각도, 0으로 언더플로되는 작은 값의 제곱, 긴 합, 큰 값끼리의 차이가 그런 예입니다. 아무 오류도 나지 않습니다. 레이어는 조용히 틀린 값을 계산하고, 모델은 그 값으로 학습합니다.",
+        "ko": "call 안의 어떤 계산이 {compute}가 제공하는 것보다 더 많은 유효 숫자나 더 넓은 범위가 필요합니다. 2,048(float16)이나 256(bfloat16)보다 큰 정수(위치 등), sin과 cos에 넘기는 각도, 0으로 언더플로되는 작은 값의 제곱, 긴 합, 큰 값끼리의 차이가 그런 예입니다. 아무 오류도 나지 않습니다. 레이어는 조용히 틀린 값을 계산하고, 모델은 그 값으로 학습합니다.",
         "ru": "Чему-то внутри call нужно больше значащих цифр или больший диапазон, чем есть у {compute}: целые числа больше 2048 (float16) или 256 (bfloat16), например позиции, углы для sin и cos, квадраты малых значений, обращающиеся в 0 (антипереполнение), длинные суммы, разности больших значений. Ошибок не возникает: слой молча вычисляет неверные значения, и модель учится на них.",
     },
     "doctor.numeric-divergence.fix": {
         "en": "Compute that part in float32 and cast its result back to the compute dtype (for position encodings: make the positions and angles in float32).",
         "zh": "以 float32 计算这一部分，再把结果转换回计算 dtype（对位置编码来说：以 float32 生成位置和角度）。",
-        "es": "Calcula esa parte en float32 y vuelve a convertir su resultado al dtype de cálculo (en codificaciones de posición: crea las posiciones y los ángulos en float32).",
+        "es": "Calcula esa parte en float32 y vuelve a convertir su resultado al dtype de cálculo (en codificaciones posicionales: crea las posiciones y los ángulos en float32).",
         "ko": "그 부분은 float32로 계산하고 결과를 다시 연산 dtype으로 캐스팅하세요(위치 인코딩이라면 위치와 각도를 float32로 만드세요).",
         "ru": "Вычисляйте эту часть в float32 и приводите результат обратно к dtype вычислений (для позиционных кодировок: создавайте позиции и углы в float32).",
     },
@@ -581,7 +581,7 @@ MESSAGES = {
     "doctor.half-loss.why": {
         "en": "A loss sums or averages many values; in {dtype} the sum loses digits or overflows, and every gradient starts from that rounded value. Keras losses compute in float32 by default; a hand-written loss in a custom loop does not.",
         "zh": "损失要对许多值求和或求平均；在 {dtype} 中，求和会丢失有效数字或上溢，而每个梯度都从这个被舍入的值开始。Keras 的损失默认以 float32 计算；自定义循环中手写的损失则不会。",
-        "es": "Una pérdida suma o promedia muchos valores; en {dtype} la suma pierde cifras o desborda, y todos los gradientes parten de ese valor redondeado. Las pérdidas de Keras calculan en float32 por defecto; una pérdida escrita a mano en un bucle personalizado, no.",
+        "es": "Una pérdida suma o promedia muchos valores; en {dtype} la suma pierde cifras o desborda, y todos los gradientes parten de ese valor redondeado. Las pérdidas de Keras se calculan en float32 por defecto; una pérdida escrita a mano en un bucle personalizado, no.",
         "ko": "손실은 많은 값을 더하거나 평균합니다. {dtype}에서는 합이 유효 숫자를 잃거나 오버플로되고, 모든 그래디언트가 그 반올림된 값에서 시작합니다. Keras 손실은 기본적으로 float32로 계산하지만, 사용자 정의 루프에서 직접 쓴 손실은 그렇지 않습니다.",
         "ru": "Функция потерь суммирует или усредняет много значений; в {dtype} сумма теряет значащие цифры или переполняется, и каждый градиент начинается с этого округлённого значения. Функции потерь Keras по умолчанию считаются в float32; написанная вручную функция потерь в собственном цикле — нет.",
     },
@@ -601,7 +601,7 @@ MESSAGES = {
     },
     "doctor.cpu-float16.why": {
         "en": "In graph mode (model.fit, tf.function) Grappler's remapper fuses MatMul+BiasAdd into one float16 kernel that is extremely slow on CPUs: a small MLP ran about 380 times slower than in float32 on the course's machine. Eager code is not affected.",
-        "zh": "在图模式下（model.fit、tf.function），Grappler 的 remapper 会把 MatMul+BiasAdd 融合成一个 float16 内核，它在 CPU 上极其缓慢：在本课程的机器上，一个小型 MLP 比 float32 慢了约 380 倍。Eager 代码不受影响。",
+        "zh": "在图模式下（model.fit、tf.function），Grappler 的 remapper 会把 MatMul+BiasAdd 融合成一个 float16 内核，它在 CPU 上极其缓慢：在本课程的机器上，一个小型 MLP 比 float32 慢了约 380 倍。Eager 模式下的代码不受影响。",
         "es": "En modo grafo (model.fit, tf.function), el remapper de Grappler fusiona MatMul+BiasAdd en un único kernel float16 que es lentísimo en CPU: un MLP pequeño fue unas 380 veces más lento que en float32 en la máquina del curso. El código en modo eager no se ve afectado.",
         "ko": "그래프 모드(model.fit, tf.function)에서 Grappler의 remapper는 MatMul+BiasAdd를 하나의 float16 커널로 융합하는데, 이 커널은 CPU에서 매우 느립니다. 이 과정을 만들 때 쓴 머신에서 작은 MLP가 float32보다 약 380배 느렸습니다. 즉시 실행(eager) 코드는 영향을 받지 않습니다.",
         "ru": "В режиме графа (model.fit, tf.function) remapper из Grappler сливает MatMul+BiasAdd в одно вычислительное ядро float16, которое на CPU работает крайне медленно: небольшой MLP на машине курса работал примерно в 380 раз медленнее, чем в float32. На код в режиме eager это не влияет.",
@@ -665,7 +665,7 @@ MESSAGES = {
     "doctor.tensor-core-size.what": {
         "en": "The weight has shape {shape}: {dims} not a multiple of 8.",
         "zh": "权重形状为 {shape}：{dims} 不是 8 的倍数。",
-        "es": "El peso tiene forma {shape}; dimensiones que no son múltiplo de 8: {dims}.",
+        "es": "El peso tiene forma {shape}; dimensiones que no son múltiplos de 8: {dims}.",
         "ko": "가중치의 형태가 {shape}입니다. 8의 배수가 아닌 크기: {dims}.",
         "ru": "Матрица весов имеет форму {shape}; размеры, не кратные 8: {dims}.",
     },

@@ -120,7 +120,7 @@ MESSAGES = {
         "en": "float16 accumulator (stalls at 2048)",
         "zh": "float16 累加器（停在 2048）",
         "es": "acumulador float16 (se estanca en 2048)",
-        "ko": "float16 누산기(2048에서 멈춤)",
+        "ko": "float16 누산기(2,048에서 멈춤)",
         "ru": "накопитель float16 (застревает на 2048)",
     },
     "fig.ch03.ones_added": {

@@ -223,14 +223,14 @@ MESSAGES = {
         "en": "Move x down to the next smaller value that the chosen format can store (one ULP down)",
         "zh": "把 x 移到所选格式能表示的下一个更小的值（减少一个 ULP）",
         "es": "Baja x al siguiente valor menor que el formato elegido puede almacenar (un ULP menos)",
-        "ko": "x를, 선택한 형식이 저장할 수 있는 값 중 바로 아래 값으로 옮깁니다(ULP 하나만큼 아래)",
+        "ko": "선택한 형식이 저장할 수 있는 값 중 x 바로 아래 값으로 x를 옮깁니다(ULP 하나만큼 아래)",
         "ru": "Перевести x к ближайшему меньшему значению, которое может хранить выбранный формат (на одну ULP вниз)",
     },
     "formats.explorer.step_up_tooltip": {
         "en": "Move x up to the next larger value that the chosen format can store (one ULP up)",
         "zh": "把 x 移到所选格式能表示的下一个更大的值（增加一个 ULP）",
         "es": "Sube x al siguiente valor mayor que el formato elegido puede almacenar (un ULP más)",
-        "ko": "x를, 선택한 형식이 저장할 수 있는 값 중 바로 위 값으로 옮깁니다(ULP 하나만큼 위)",
+        "ko": "선택한 형식이 저장할 수 있는 값 중 x 바로 위 값으로 x를 옮깁니다(ULP 하나만큼 위)",
         "ru": "Перевести x к ближайшему большему значению, которое может хранить выбранный формат (на одну ULP вверх)",
     },
     "formats.explorer.saturate": {

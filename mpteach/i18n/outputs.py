@@ -179,7 +179,7 @@ MESSAGES = {
     "out.agreeing": {
         "en": "agreeing",
         "zh": "一致决策",
-        "es": "con consenso",
+        "es": "con acuerdo entre réplicas",
         "ko": "합의 방식",
         "ru": "согласованный",
     },
@@ -333,7 +333,7 @@ MESSAGES = {
     "out.machine_older_cpu": {
         "en": "older CPU",
         "zh": "较旧的 CPU",
-        "es": "CPU más antigua",
+        "es": "CPU antigua",
         "ko": "구형 CPU",
         "ru": "старый CPU",
     },

@@ -186,7 +186,7 @@ MESSAGES = {
         "en": "the table states {stated}, but its own throughputs give {mixed} / {baseline} = {ratio}",
         "zh": "表中写的是 {stated}，但按它自己的吞吐量计算是 {mixed} / {baseline} = {ratio}",
         "es": "la tabla indica {stated}, pero sus propias velocidades de procesamiento dan {mixed} / {baseline} = {ratio}",
-        "ko": "표에는 {stated}, 표 자체의 처리량으로 계산하면 {mixed} / {baseline} = {ratio}",
+        "ko": "표에는 {stated}로 적혀 있지만, 표 자체의 처리량으로 계산하면 {mixed} / {baseline} = {ratio}",
         "ru": "в таблице указано {stated}, но её же значения пропускной способности дают {mixed} / {baseline} = {ratio}",
     },
     # --- the table or file each row was copied from (`source.table`)
@@ -274,7 +274,7 @@ MESSAGES = {
         "zh": "在 TPU 上快 60%",
         "es": "un 60 % en las TPU",
         "ko": "TPU에서 60%",
-        "ru": "на TPU — на 60 %",
+        "ru": "на 60 % на TPU",
     },
     "sources.claim.quote.cpus": {
         "en": "more than 2 times on latest Intel CPUs",

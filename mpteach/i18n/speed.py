@@ -98,7 +98,7 @@ MESSAGES = {
     "speed.fusion_fine": {
         "en": "Here the fused float16 MatMul+BiasAdd kernel is not slow: {default_ms:.2f} ms for a {size}x{size} Dense layer, against {remapping_off_ms:.2f} ms with remapping off and {xla_ms:.2f} ms with XLA ({slowdown:.1f} times). No work-around is needed on this device.",
         "zh": "在这里，融合后的 float16 MatMul+BiasAdd 内核并不慢：一个 {size}x{size} 的 Dense 层用时 {default_ms:.2f} 毫秒，关闭 remapping 时为 {remapping_off_ms:.2f} 毫秒，用 XLA 时为 {xla_ms:.2f} 毫秒（{slowdown:.1f} 倍）。在这个设备上无需任何变通办法。",
-        "es": "Aquí el kernel fusionado MatMul+BiasAdd en float16 no es lento: {default_ms:.2f} ms para una capa Dense de {size}x{size}, frente a {remapping_off_ms:.2f} ms con el remapping desactivado (un cociente de {slowdown:.1f}) y {xla_ms:.2f} ms con XLA. En este dispositivo no hace falta ninguna solución alternativa.",
+        "es": "Aquí el kernel fusionado MatMul+BiasAdd en float16 no es lento: {default_ms:.2f} ms para una capa Dense de {size}x{size}, frente a {remapping_off_ms:.2f} ms con el remapping desactivado ({slowdown:.1f} veces) y {xla_ms:.2f} ms con XLA. En este dispositivo no hace falta ninguna solución alternativa.",
         "ko": "여기서는 융합된 float16 MatMul+BiasAdd 커널이 느리지 않습니다. {size}x{size} Dense 레이어 하나에 {default_ms:.2f} ms, remapping을 끄면 {remapping_off_ms:.2f} ms, XLA로는 {xla_ms:.2f} ms입니다({slowdown:.1f}배). 이 장치에서는 우회 방법이 필요 없습니다.",
         "ru": "Здесь слитое вычислительное ядро MatMul+BiasAdd для float16 не медленное: {default_ms:.2f} мс на слой Dense {size}x{size}, против {remapping_off_ms:.2f} мс с отключённым remapping и {xla_ms:.2f} мс с XLA (отношение {slowdown:.1f}×). На этом устройстве обходной приём не нужен.",
     },
@@ -112,7 +112,7 @@ MESSAGES = {
     "speed.conv_fine": {
         "en": "Here the float16 filter gradient of a convolution is not slow: {float16_ms:.2f} ms for a small convolution ({size}x{size} images, {size} channels), against {float32_ms:.2f} ms in float32 and {xla_ms:.2f} ms in float16 with XLA ({slowdown:.1f} times). No work-around is needed on this device.",
         "zh": "在这里，卷积对卷积核的 float16 梯度并不慢：一个小卷积（{size}x{size} 图像，{size} 个通道）用时 {float16_ms:.2f} 毫秒，float32 为 {float32_ms:.2f} 毫秒，float16 配合 XLA 为 {xla_ms:.2f} 毫秒（{slowdown:.1f} 倍）。在这个设备上无需任何变通办法。",
-        "es": "Aquí el gradiente float16 de una convolución respecto a sus filtros no es lento: {float16_ms:.2f} ms para una convolución pequeña (imágenes de {size}x{size}, {size} canales), frente a {float32_ms:.2f} ms en float32 (un cociente de {slowdown:.1f}) y {xla_ms:.2f} ms en float16 con XLA. En este dispositivo no hace falta ninguna solución alternativa.",
+        "es": "Aquí el gradiente float16 de una convolución respecto a sus filtros no es lento: {float16_ms:.2f} ms para una convolución pequeña (imágenes de {size}x{size}, {size} canales), frente a {float32_ms:.2f} ms en float32 ({slowdown:.1f} veces) y {xla_ms:.2f} ms en float16 con XLA. En este dispositivo no hace falta ninguna solución alternativa.",
         "ko": "여기서는 합성곱의 필터에 대한 float16 그래디언트가 느리지 않습니다. 작은 합성곱({size}x{size} 이미지, 채널 {size}개)에 {float16_ms:.2f} ms, float32로는 {float32_ms:.2f} ms, XLA를 쓴 float16으로는 {xla_ms:.2f} ms입니다({slowdown:.1f}배). 이 장치에서는 우회 방법이 필요 없습니다.",
         "ru": "Здесь градиент свёртки по фильтрам в float16 не медленный: {float16_ms:.2f} мс на небольшую свёртку (изображения {size}x{size}, {size} каналов), против {float32_ms:.2f} мс в float32 и {xla_ms:.2f} мс в float16 с XLA (отношение {slowdown:.1f}×). На этом устройстве обходной приём не нужен.",
     },
@@ -122,7 +122,7 @@ MESSAGES = {
         "zh": "公开发表的测量：他人在所列硬件上测得的训练吞吐量（并非在这里运行）。",
         "es": "Mediciones publicadas: velocidad de entrenamiento medida por otros en el hardware indicado (no se ejecutaron aquí).",
         "ko": "공개된 측정값: 다른 사람들이 표시된 하드웨어에서 측정한 훈련 처리량(여기서 실행한 것이 아님).",
-        "ru": "Опубликованные измерения: пропускная способность обучения, измеренная другими на указанном оборудовании (здесь не запускалось).",
+        "ru": "Опубликованные измерения: пропускная способность обучения, измеренная другими на указанном оборудовании (здесь эти измерения не проводились).",
     },
     "speed.published.ratio_note": {
         "en": "ratio = mixed-precision throughput / FP32 (or TF32) throughput, from the two figures; stated = the speedup as the source prints it (- where it prints none).",
@@ -183,7 +183,7 @@ MESSAGES = {
     "speed.published.batch_note": {
         "en": "batch/GPU: one number when both precisions used it, else FP32-or-TF32/mixed (the sources used the largest batch that fit in memory).",
         "zh": "每 GPU 批大小：两种精度相同时只写一个数，否则写作“FP32（或 TF32）的批大小/混合精度的批大小”（来源使用了显存能容纳的最大批大小）。",
-        "es": "lote/GPU: un solo número si ambas precisiones lo usaron; si no, FP32-o-TF32/mixta (las fuentes usaron el mayor lote que cabía en memoria).",
+        "es": "lote/GPU: un solo número si ambas precisiones lo usaron; si no, FP32 (o TF32)/mixta (las fuentes usaron el mayor lote que cabía en memoria).",
         "ko": "GPU당 배치: 두 정밀도가 같으면 숫자 하나, 다르면 'FP32(또는 TF32)/혼합 정밀도' 순서입니다(출처는 메모리에 들어가는 가장 큰 배치를 사용함).",
         "ru": "батч/GPU: одно число, если оба варианта использовали один размер, иначе два числа: FP32 (или TF32)/смешанная точность (источники брали наибольший батч, помещавшийся в память).",
     },
@@ -466,6 +466,6 @@ MESSAGES = {
         "zh": "这个网页背后没有运行 Python，所以只展示已记录和已发表的结果。要测量你自己的机器，请在 Colab 或 JupyterLab 中打开这个 notebook，然后点击“在这里运行”。",
         "es": "Esta página no tiene Python detrás, así que muestra resultados registrados y publicados. Para medir tu propia máquina, abre este cuaderno en Colab o JupyterLab y pulsa «Medir aquí».",
         "ko": "이 페이지는 Python 커널에 연결되어 있지 않으므로 기록된 결과와 공개된 결과만 보여 줍니다. 여러분의 머신에서 직접 측정하려면 이 노트북을 Colab이나 JupyterLab에서 열고 ‘여기서 실행’을 누르세요.",
-        "ru": "У этой страницы нет работающего ядра Python, поэтому на ней показаны записанные и опубликованные результаты. Чтобы замерить свою машину, откройте этот блокнот в Colab или JupyterLab и нажмите «Замерить здесь».",
+        "ru": "У этой страницы нет работающего ядра Python, поэтому на ней показаны записанные и опубликованные результаты. Чтобы выполнить замеры на своей машине, откройте этот блокнот в Colab или JupyterLab и нажмите «Замерить здесь».",
     },
 }
