@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from mpteach import i18n
@@ -104,3 +106,20 @@ def test_feedback_speaks_the_notebook_language():
     )
     i18n.set_language("ko")
     assert "정답" in ch09.policies_by_path(RIGHT_PATHS).message
+
+
+@pytest.mark.parametrize("lang", ["zh", "es", "ko", "ru"])
+def test_path_feedback_has_no_english_words(lang):
+    """What the check builds into a message (which keys match, what type was expected) is in the
+    notebook's language too, not only the message around it."""
+    i18n.set_language(lang)
+    messages = [ch09.policies_by_path(("float32",)).message]
+    for position in range(len(RIGHT_PATHS)):
+        answer = list(RIGHT_PATHS)
+        answer[position] = "bfloat16"
+        messages.append(ch09.policies_by_path(tuple(answer)).message)
+    messages.append(ch09._why("head"))  # an exact key of the map
+    english = {"exact", "key", "keys", "matches", "names", "path", "whole"}  # tuple: a type name
+    for message in messages:
+        words = {w.lower() for w in re.findall(r"[A-Za-z]+", message)}
+        assert not words & english, message

@@ -22,6 +22,7 @@ from typing import Any
 
 from mpteach import formats
 from mpteach.checks import Feedback, failed, not_a_number, number, passed, unanswered
+from mpteach.i18n import join, t
 from mpteach.policy import PolicyMap
 
 SPAN = (1e-6, 10.0)
@@ -122,12 +123,10 @@ def _lookup(policies: PolicyMap, path: str) -> str:
 
 
 def _why(path: str) -> str:
+    """The keys that match ``path``, in the reader's language (empty when none does)."""
     if path in POLICY_MAP:
-        return f"exact key {path!r}"
-    keys = [key for key in POLICY_MAP if re.fullmatch(key, path)]
-    if not keys:
-        return "no key matches the whole path"
-    return ", ".join(repr(key) for key in keys)
+        return t("checks.ch09.exact_key", key=path)
+    return join([repr(key) for key in POLICY_MAP if re.fullmatch(key, path)])
 
 
 def policies_by_path(answer: Any) -> Feedback:
@@ -136,7 +135,9 @@ def policies_by_path(answer: Any) -> Feedback:
         return reminder
     if not isinstance(answer, tuple | list) or len(answer) != len(PATHS):
         return failed(
-            "checks.wrong_type", expected=f"a tuple of {len(PATHS)} names", actual=repr(answer)
+            "checks.wrong_type",
+            expected=t("checks.ch09.tuple_of_names", count=len(PATHS)),
+            actual=repr(answer),
         )
     policies = PolicyMap(DEFAULT_POLICY, POLICY_MAP)
     for path, given in zip(PATHS, answer, strict=True):

@@ -13,7 +13,7 @@ MESSAGES = {
         "zh": "这里没有 GPU 或 TPU：整门课程都在这颗 CPU 上运行。“你的硬件”一节会检查它的 16 位运算是否够快。",
         "es": "Aquí no hay GPU ni TPU: todo el curso se ejecuta en esta CPU. La sección «Tu hardware» comprueba si su aritmética de 16 bits es rápida.",
         "ko": "GPU나 TPU가 없으므로 전체 과정이 이 CPU에서 실행됩니다. ‘여러분의 하드웨어’ 절에서 이 CPU의 16비트 연산이 빠른지 확인합니다.",
-        "ru": "GPU и TPU здесь нет: весь курс выполняется на этом CPU. Раздел «Ваше оборудование» проверяет, быстрая ли у него 16-битная арифметика.",
+        "ru": "GPU и TPU здесь нет: весь курс выполняется на этом CPU. Раздел «Ваше оборудование» проверяет, быстрая ли у этого CPU 16-битная арифметика.",
     },
     "course.ch00.gpu": {
         "en": "A GPU is available: the course runs on it, and chapter 08 measures how much mixed precision speeds it up.",

@@ -62,7 +62,7 @@ MESSAGES = {
         "都设为这个类型（而不是 {answer!r}）。",
         "es": "{name!r} no es una política mixta: un nombre de dtype simple fija los dos dtypes, "
         "también el de las variables, a ese tipo (no a {answer!r}).",
-        "ko": "{name!r} 정책은 혼합 정책이 아닙니다. 일반 dtype 이름은 변수를 포함해 두 dtype을 모두 그 dtype으로 정합니다({answer!r} 아님).",
+        "ko": "{name!r} 정책은 혼합 정책이 아닙니다. 일반 dtype 이름은 변수 dtype을 포함해 두 dtype을 모두 그 dtype으로 정합니다({answer!r} 아님).",
         "ru": "{name!r} — не смешанная политика: простое имя типа задаёт этот тип и для вычислений, и для переменных (а не {answer!r}).",
     },
     "checks.ch02.layer_is_class": {
@@ -166,7 +166,7 @@ MESSAGES = {
         "en": "keras: {bad} -> ValueError; use {good}",
         "zh": "keras：{bad} -> ValueError；请改用 {good}",
         "es": "keras: {bad} -> ValueError; usa {good}",
-        "ko": "keras: {bad} -> ValueError (대신 {good} 사용)",
+        "ko": "keras: {bad} -> ValueError(대신 {good} 사용)",
         "ru": "keras: {bad} -> ValueError; используйте {good}",
     },
     "out.ch02.after_none": {

@@ -46,7 +46,7 @@ MESSAGES = {
     "checks.ch03.cast_keras2": {
         "en": 'Keras 2 did not give {answer}: it cast only the first argument, so a becomes float64 and b stays float32 (the "bug" in the old documentation).',
         "zh": "Keras 2 的结果不是 {answer}：它只转换第一个参数，所以 a 变成 float64，b 仍是 float32（旧文档里的那个“bug”）。",
-        "es": "Keras 2 no daba {answer}: solo convertía el primer argumento, así que a pasaba a float64 y b seguía en float32 (el «bug» de la documentación antigua).",
+        "es": "Keras 2 no daba {answer}: solo convertía el primer argumento, así que a pasaba a float64 y b seguía en float32 (el «error» de la documentación antigua).",
         "ko": 'Keras 2에서는 {answer} 결과가 나오지 않습니다. 첫 번째 인자만 캐스팅했으므로 a는 float64가 되고 b는 float32로 남습니다(옛 문서의 "버그").',
         "ru": "Keras 2 давал не {answer}: он приводил только первый аргумент, поэтому a становится float64, а b остаётся float32 («баг» из старой документации).",
     },
@@ -80,8 +80,7 @@ MESSAGES = {
     "checks.ch03.noise_error": {
         "en": "Under {policy!r} the layer raised {error}. The inputs arrive in the compute dtype, but the "
         "noise was made in float32: create it with dtype=inputs.dtype (or self.compute_dtype).",
-        "zh": "在 {policy!r} 下该层抛出了 {error}。输入是计算 dtype，但噪声是按 float32 生成的："
-        "请用 dtype=inputs.dtype（或 self.compute_dtype）创建它。",
+        "zh": "在 {policy!r} 下该层抛出了 {error}。输入以计算 dtype 传入，但噪声是按 float32 生成的：请用 dtype=inputs.dtype（或 self.compute_dtype）创建它。",
         "es": "Con {policy!r} la capa lanzó {error}. Las entradas llegan en el dtype de cálculo, pero el "
         "ruido se creó en float32: créalo con dtype=inputs.dtype (o self.compute_dtype).",
         "ko": "{policy!r} 정책에서 레이어가 {error} 예외를 일으켰습니다. 입력은 연산 dtype으로 들어오는데 잡음은 float32로 만들어졌습니다. dtype=inputs.dtype(또는 self.compute_dtype)으로 만드세요.",
@@ -201,14 +200,14 @@ MESSAGES = {
         "en": "mp, all (Keras 3)",
         "zh": "mp，转换全部参数（同 Keras 3）",
         "es": "mp, todos (Keras 3)",
-        "ko": "mp, 전부 (Keras 3)",
+        "ko": "mp, 전부(Keras 3)",
         "ru": "mp, все (Keras 3)",
     },
     "out.ch03.mp_first": {
         "en": "mp, first (Keras 2)",
         "zh": "mp，只转换第一个（同 Keras 2）",
         "es": "mp, solo el primero (Keras 2)",
-        "ko": "mp, 첫 번째만 (Keras 2)",
+        "ko": "mp, 첫 번째만(Keras 2)",
         "ru": "mp, только первый (Keras 2)",
     },
     "out.ch03.output_regularization_loss": {

@@ -4,14 +4,14 @@ MESSAGES = {
     "course.ch06.cpu": {
         "en": "No GPU here: float16 runs on the CPU, with the same overflow and underflow as on a GPU, so every loss-scaling result in this chapter is the one a GPU gives.",
         "zh": "这里没有 GPU：float16 在 CPU 上运行，上溢和下溢与 GPU 上完全相同，所以本章所有损失缩放的结果都和 GPU 上一样。",
-        "es": "Aquí no hay GPU: float16 se ejecuta en la CPU, con el mismo desbordamiento y subdesbordamiento que en una GPU, así que cada resultado de escalado de la pérdida de este capítulo es el que daría una GPU.",
+        "es": "Aquí no hay GPU: float16 se ejecuta en la CPU, con el mismo desbordamiento y subdesbordamiento que en una GPU, así que todos los resultados de escalado de la pérdida de este capítulo son los que daría una GPU.",
         "ko": "여기에는 GPU가 없습니다. float16은 CPU에서 실행되지만 오버플로와 언더플로는 GPU와 똑같으므로, 이 장의 손실 스케일링 결과는 GPU에서와 같습니다.",
         "ru": "GPU здесь нет: float16 выполняется на CPU, а переполнение и антипереполнение возникают так же, как на GPU, поэтому все результаты масштабирования потерь в этой главе такие же, как на GPU.",
     },
     "course.ch06.gpu": {
         "en": "A GPU is available: this is where mixed_float16 and loss scaling are used in practice. The results of this chapter are the same as on a CPU.",
         "zh": "检测到 GPU：mixed_float16 和损失缩放在实践中正是用在这里。本章的结果与 CPU 上相同。",
-        "es": "Hay una GPU disponible: es donde se usan en la práctica mixed_float16 y el escalado de la pérdida. Los resultados de este capítulo son los mismos que en CPU.",
+        "es": "Hay una GPU disponible: es en las GPU donde se usan en la práctica mixed_float16 y el escalado de la pérdida. Los resultados de este capítulo son los mismos que en CPU.",
         "ko": "GPU를 사용할 수 있습니다. 실제로 mixed_float16과 손실 스케일링을 쓰는 곳이 바로 GPU입니다. 이 장의 결과는 CPU에서와 같습니다.",
         "ru": "Доступен GPU: именно здесь на практике применяют mixed_float16 и масштабирование потерь. Результаты этой главы те же, что и на CPU.",
     },
@@ -111,7 +111,7 @@ MESSAGES = {
         "zh": "动态缩放：每一步中第一层为 0 的梯度都不到 1%。",
         "es": "Escalado dinámico: en cada paso, menos del 1 % de los gradientes de la primera capa son 0.",
         "ko": "동적 스케일링: 모든 스텝에서 첫 번째 레이어 그래디언트 중 0인 것은 1% 미만입니다.",
-        "ru": "Динамическое масштабирование: на каждом шаге меньше 1 % градиентов первого слоя равны 0.",
+        "ru": "Динамическое масштабирование: на каждом шаге меньше 1 % градиентов первого слоя равно 0.",
     },
     "course.ch06.train.fact.worse_than_float32": {
         "en": "No scaling ends with a higher loss than float32.",
@@ -181,7 +181,7 @@ MESSAGES = {
         "zh": "不是 {answer}。请逐步推演：每个有限步让计数器加 1，连续有限步数达到 {growth} 时缩放因子翻倍、计数器归零；非有限步把缩放因子减半并清零计数器。",
         "es": "No es {answer}. Recorre los pasos uno a uno: un paso finito suma 1 al contador, y al llegar a {growth} pasos finitos seguidos la escala se duplica y el contador vuelve a 0; un paso no finito divide la escala por dos y pone el contador a 0.",
         "ko": "입력한 값({answer})은 정답이 아닙니다. 스텝을 하나씩 따라가 보세요. 유한한 스텝마다 카운터가 1 늘고, 유한 스텝이 연속 {growth}번이 되면 스케일이 두 배가 되고 카운터가 0으로 돌아갑니다. 유한하지 않은 스텝은 스케일을 절반으로 줄이고 카운터를 0으로 되돌립니다.",
-        "ru": "Не {answer}. Пройдите шаги по одному: конечный шаг прибавляет 1 к счётчику, а когда число конечных шагов подряд достигнет {growth}, масштаб удваивается и счётчик начинается заново с 0; неконечный шаг делит масштаб пополам и обнуляет счётчик.",
+        "ru": "Не {answer}. Пройдите шаги по одному: конечный шаг прибавляет 1 к счётчику, а когда число конечных шагов подряд достигает {growth}, масштаб удваивается и счётчик начинается заново с 0; неконечный шаг делит масштаб пополам и обнуляет счётчик.",
     },
     "checks.ch06.asym_skipped": {
         "en": "Skipped steps: not {answer}. Every overflowing step is skipped and halves the scale; count the halvings from {start} down to {limit}.",
@@ -234,15 +234,15 @@ MESSAGES = {
     },
     "out.ch06.optimizer_same": {
         "en": "mpteach optimizer = keras: {value}",
-        "zh": "mpteach 的优化器    = keras：{value}",
+        "zh": "mpteach 的优化器 = keras：{value}",
         "es": "optimizador de mpteach = keras: {value}",
         "ko": "mpteach 옵티마이저 = keras: {value}",
         "ru": "оптимизатор mpteach = keras: {value}",
     },
     "out.ch06.replay_same": {
-        "en": "mpteach replay    = keras: {value}",
+        "en": "mpteach replay = keras: {value}",
         "zh": "mpteach 的 replay() = keras：{value}",
-        "es": "replay() de mpteach    = keras: {value}",
+        "es": "replay() de mpteach = keras: {value}",
         "ko": "mpteach의 replay() = keras: {value}",
         "ru": "replay() из mpteach = keras: {value}",
     },

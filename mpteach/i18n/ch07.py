@@ -75,7 +75,7 @@ MESSAGES = {
         "en": "Right: {applied} steps were applied and {skipped} were skipped; Keras 3 counts only applied steps. The scale ended at {scale}.",
         "zh": "正确：应用了 {applied} 步，跳过了 {skipped} 步；Keras 3 只统计真正执行了更新的步。缩放因子最后是 {scale}。",
         "es": "Correcto: se aplicaron {applied} pasos y se omitieron {skipped}; Keras 3 solo cuenta los pasos aplicados. La escala terminó en {scale}.",
-        "ko": "정답입니다. {applied}스텝이 적용되고 {skipped}스텝은 건너뛰었습니다. Keras 3는 적용된 스텝만 셉니다. 스케일은 최종적으로 {scale}입니다.",
+        "ko": "정답입니다. {applied}스텝이 적용되고 {skipped}스텝은 건너뛰었습니다. Keras 3는 적용된 스텝만 셉니다. 최종 스케일은 {scale}입니다.",
         "ru": "Верно: применено шагов: {applied}, пропущено: {skipped}; Keras 3 считает только применённые шаги. Масштаб в конце — {scale}.",
     },
     "checks.ch07.iterations_keras2": {

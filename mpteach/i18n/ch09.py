@@ -20,7 +20,7 @@ MESSAGES = {
         "zh": "TPU 运行时：本章的 float8 示例是模拟的（转换成 float8 再转回来），因此数值与 CPU 上相同。float8 是否更快取决于 TPU 的代次，本章不做测量。",
         "es": "Entorno TPU: los ejemplos float8 de este capítulo emulan float8 (convierten a float8 y vuelven a convertir al dtype original), así que dan los mismos números que en CPU. Que float8 sea más rápido depende de la generación de la TPU; este capítulo no lo mide.",
         "ko": "TPU 런타임입니다. 이 장의 float8 예제는 float8을 에뮬레이션하므로(float8로 캐스팅했다가 되돌림) CPU와 같은 수치를 냅니다. float8이 더 빠른지는 TPU 세대에 따라 다르며 이 장에서는 측정하지 않습니다.",
-        "ru": "Среда TPU: примеры float8 в этой главе эмулируют float8 (приведение к float8 и обратно), поэтому дают те же числа, что и на CPU. Быстрее ли float8, зависит от поколения TPU; эта глава этого не измеряет.",
+        "ru": "Среда TPU: примеры float8 в этой главе эмулируют float8 (приведение к float8 и обратно), поэтому дают те же числа, что и на CPU. Быстрее ли float8, зависит от поколения TPU; в этой главе это не измеряется.",
     },
     "checks.ch09.span_not_float8": {
         "en": "{answer!r} is not one of the float8 formats. Choose one of {choices}.",
@@ -98,6 +98,20 @@ MESSAGES = {
         "es": "Ruta {path!r}: no es {answer}. Solo coincide con {why}, así que recibe {expected}.",
         "ko": "경로 {path!r}: 입력한 값({answer})은 정답이 아닙니다. {why}에만 일치하므로 받는 값은 {expected}입니다.",
         "ru": "Путь {path!r}: не {answer}. Он совпадает только с {why}, поэтому получает {expected}.",
+    },
+    "checks.ch09.exact_key": {
+        "en": "the exact key {key!r}",
+        "zh": "精确键 {key!r}",
+        "es": "la clave exacta {key!r}",
+        "ko": "정확히 일치하는 키 {key!r}",
+        "ru": "точным ключом {key!r}",
+    },
+    "checks.ch09.tuple_of_names": {
+        "en": "a tuple of {count} names",
+        "zh": "tuple（{count} 个名称）",
+        "es": "una tupla de {count} nombres",
+        "ko": "이름 {count}개로 된 튜플",
+        "ru": "кортеж из {count} имён",
     },
     "checks.ch09.paths_ok": {
         "en": "Right: an exact key wins, otherwise exactly one regex must match the whole path; two matches are an error, and no match gives the default.",

@@ -212,7 +212,7 @@ MESSAGES = {
         "zh": "调用 compile_model(model) 之后模型没有优化器：请在其中调用 model.compile(...)。",
         "es": "Tras compile_model(model) el modelo no tiene optimizador: llama a model.compile(...) dentro de esa función.",
         "ko": "compile_model(model) 뒤에 모델에 옵티마이저가 없습니다. 그 안에서 model.compile(...)을 호출하세요.",
-        "ru": "После compile_model(model) у модели нет оптимизатора: вызовите в ней model.compile(...).",
+        "ru": "После compile_model(model) у модели нет оптимизатора: вызовите model.compile(...) внутри compile_model.",
     },
     "checks.ch10.capstone_scale_replaced": {
         "en": "compile wrapped the optimizer in a LossScaleOptimizer: fit's scale is dynamic, starting at {scale}, and your loss_scale_factor was set to None. To keep the fixed {wanted}, pass auto_scale_loss=False to compile.",
@@ -451,13 +451,6 @@ MESSAGES = {
         "es": "corregido",
         "ko": "고친 모델",
         "ru": "исправленная",
-    },
-    "out.ch10.findings": {
-        "en": "{name}: {value}",
-        "zh": "{name}：{value}",
-        "es": "{name}: {value}",
-        "ko": "{name}: {value}",
-        "ru": "{name}: {value}",
     },
     "out.ch10.computes_in": {
         "en": "{layer} computes in {dtype}",

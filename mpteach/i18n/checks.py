@@ -13,7 +13,7 @@ MESSAGES = {
         "zh": "应为 {expected}，但答案是 {actual}。",
         "es": "Se esperaba {expected}, pero la respuesta es {actual}.",
         "ko": "필요한 것은 {expected}인데 답은 {actual}입니다.",
-        "ru": "Ожидалось {expected}, а ответ — {actual}.",
+        "ru": "Ожидалось: {expected}, а ответ — {actual}.",
     },
     "checks.need_number": {
         "en": "Expected a number (such as 1000.0 or 2**-8), but the answer is of type {actual}.",

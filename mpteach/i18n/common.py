@@ -15,6 +15,13 @@ MESSAGES = {
         "ko": ", ",
         "ru": ", ",
     },
+    "common.label_value": {
+        "en": "{label}: {value}",
+        "zh": "{label}：{value}",
+        "es": "{label}: {value}",
+        "ko": "{label}: {value}",
+        "ru": "{label}: {value}",
+    },
     "common.percent": {
         "en": "{value} %",
         "zh": "{value}%",

@@ -62,7 +62,7 @@ MESSAGES = {
     },
     "debug.table.wrong": {
         "en": "wrong",
-        "zh": "错误",
+        "zh": "有误",
         "es": "erróneo",
         "ko": "틀림",
         "ru": "неверный",

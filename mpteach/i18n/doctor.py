@@ -392,7 +392,7 @@ MESSAGES = {
         "en": "Something inside call needs more digits or range than {compute} has: whole numbers above 2048 (float16) or 256 (bfloat16) such as positions, the angles given to sin and cos, squares of small values that underflow to 0, long sums, differences of large values. Nothing fails: the layer silently computes wrong values, and the model learns from them.",
         "zh": "call 内的某些计算需要比 {compute} 更多的有效数字或更大的范围：超过 2048（float16）或 256（bfloat16）的整数（例如位置）、传给 sin 和 cos 的角度、会下溢为 0 的小数值的平方、很长的求和、大数之差。什么都不会报错：该层悄悄地算出错误的值，模型就从这些值中学习。",
         "es": "Algo dentro de call necesita más cifras o más rango de los que tiene {compute}: números enteros por encima de 2048 (float16) o 256 (bfloat16), como las posiciones, los ángulos que se pasan a sin y cos, cuadrados de valores pequeños que se anulan por subdesbordamiento, sumas largas, diferencias de valores grandes. Nada falla: la capa calcula valores erróneos sin avisar y el modelo aprende de ellos.",
-        "ko": "call 안의 어떤 계산이 {compute}가 제공하는 것보다 더 많은 유효 숫자나 더 넓은 범위가 필요합니다. 2,048(float16)이나 256(bfloat16)보다 큰 정수(위치 등), sin과 cos에 넘기는 각도, 0으로 언더플로되는 작은 값의 제곱, 긴 합, 큰 값끼리의 차이가 그런 예입니다. 아무 오류도 나지 않습니다. 레이어는 조용히 틀린 값을 계산하고, 모델은 그 값으로 학습합니다.",
+        "ko": "call 안의 어떤 계산에 {compute}가 제공하는 것보다 더 많은 유효 숫자나 더 넓은 범위가 필요합니다. 2,048(float16)이나 256(bfloat16)보다 큰 정수(위치 등), sin과 cos에 넘기는 각도, 0으로 언더플로되는 작은 값의 제곱, 긴 합, 큰 값끼리의 차이가 그런 예입니다. 아무 오류도 나지 않습니다. 레이어는 조용히 틀린 값을 계산하고, 모델은 그 값으로 학습합니다.",
         "ru": "Чему-то внутри call нужно больше значащих цифр или больший диапазон, чем есть у {compute}: целые числа больше 2048 (float16) или 256 (bfloat16), например позиции, углы для sin и cos, квадраты малых значений, обращающиеся в 0 (антипереполнение), длинные суммы, разности больших значений. Ошибок не возникает: слой молча вычисляет неверные значения, и модель учится на них.",
     },
     "doctor.numeric-divergence.fix": {
@@ -589,7 +589,7 @@ MESSAGES = {
         "en": "Cast the predictions to float32 before the loss, or use a Keras loss object with its default dtype.",
         "zh": "在计算损失前把预测转换为 float32，或使用默认 dtype 的 Keras 损失对象。",
         "es": "Convierte las predicciones a float32 antes de la pérdida, o usa un objeto de pérdida de Keras con su dtype por defecto.",
-        "ko": "손실 전에 예측값을 float32로 캐스팅하거나, 기본 dtype의 Keras 손실 객체를 사용하세요.",
+        "ko": "손실을 계산하기 전에 예측값을 float32로 캐스팅하거나, 기본 dtype의 Keras 손실 객체를 사용하세요.",
         "ru": "Приведите предсказания к float32 перед функцией потерь или используйте объект потерь Keras с dtype по умолчанию.",
     },
     "doctor.cpu-float16.what": {

@@ -69,7 +69,7 @@ MESSAGES = {
     },
     "fig.ch02.input_given": {
         "en": "input given",
-        "zh": "传入的输入",
+        "zh": "给定的输入",
         "es": "entrada dada",
         "ko": "넣은 입력",
         "ru": "поданный вход",

@@ -181,7 +181,7 @@ MESSAGES = {
         "zh": "一致决策",
         "es": "con acuerdo entre réplicas",
         "ko": "합의 방식",
-        "ru": "согласованный",
+        "ru": "с согласованием",
     },
     "out.unscaled_once": {
         "en": "unscaled once: {value}",

@@ -180,7 +180,7 @@ MESSAGES = {
         "zh": "fp16 = tf_cnn_benchmarks --use_fp16=True，变量仍保存为 fp32；数值是单次运行 {batches} 个批次的 'total images/sec'；来源没有给出加速比",
         "es": "fp16 = tf_cnn_benchmarks --use_fp16=True, que mantiene las variables en fp32; 'total images/sec' de una ejecución de {batches} lotes; la fuente no indica la aceleración",
         "ko": "fp16 = tf_cnn_benchmarks --use_fp16=True(변수는 fp32로 유지), 값은 {batches}배치를 한 번 실행한 'total images/sec', 출처에 속도 향상 표기 없음",
-        "ru": "fp16 = tf_cnn_benchmarks --use_fp16=True, при котором переменные остаются в fp32; «total images/sec» одного запуска по {batches} батчам; ускорения источник не приводит",
+        "ru": "fp16 = tf_cnn_benchmarks --use_fp16=True, при котором переменные остаются в fp32; «total images/sec» одного запуска из {batches} батчей; ускорения источник не приводит",
     },
     "sources.speedup_note.contradiction": {
         "en": "the table states {stated}, but its own throughputs give {mixed} / {baseline} = {ratio}",

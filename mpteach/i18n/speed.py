@@ -120,7 +120,7 @@ MESSAGES = {
     "speed.published.title": {
         "en": "Published measurements: training throughput measured by others on the hardware named (not run here).",
         "zh": "公开发表的测量：他人在所列硬件上测得的训练吞吐量（并非在这里运行）。",
-        "es": "Mediciones publicadas: velocidad de entrenamiento medida por otros en el hardware indicado (no se ejecutaron aquí).",
+        "es": "Mediciones publicadas: velocidad de entrenamiento medida por otros en el hardware indicado (no se midieron aquí).",
         "ko": "공개된 측정값: 다른 사람들이 표시된 하드웨어에서 측정한 훈련 처리량(여기서 실행한 것이 아님).",
         "ru": "Опубликованные измерения: пропускная способность обучения, измеренная другими на указанном оборудовании (здесь эти измерения не проводились).",
     },
@@ -282,7 +282,7 @@ MESSAGES = {
     "speed.explorer.published_title": {
         "en": "Published measurements — measured by others on the hardware named",
         "zh": "公开发表的测量——由他人在所列硬件上测得",
-        "es": "Mediciones publicadas — hechas por otros en el hardware indicado",
+        "es": "Mediciones publicadas: hechas por otros en el hardware indicado",
         "ko": "공개된 측정값(표시된 하드웨어에서 다른 사람들이 측정함)",
         "ru": "Опубликованные измерения — выполнены другими на указанном оборудовании",
     },
@@ -387,7 +387,7 @@ MESSAGES = {
     "speed.explorer.claims_title": {
         "en": "Published claims — not measured here",
         "zh": "公开宣称的数字——并非在这里测得",
-        "es": "Afirmaciones publicadas — no medidas aquí",
+        "es": "Afirmaciones publicadas (no medidas aquí)",
         "ko": "공개된 주장(여기서 측정하지 않음)",
         "ru": "Опубликованные заявления — здесь не измерялись",
     },
@@ -395,7 +395,7 @@ MESSAGES = {
         "en": "Figures from vendors and guides, for their own hardware and best cases; compare them with what was measured above.",
         "zh": "来自厂商和官方指南的数字，针对它们自己的硬件和最佳情况；请与上面实测的结果对比。",
         "es": "Cifras de fabricantes y guías, para su propio hardware y en el mejor caso; compáralas con lo medido arriba.",
-        "ko": "벤더와 가이드가 자사 하드웨어의 최상의 경우에 대해 내놓은 수치입니다. 위에서 측정한 값과 비교해 보세요.",
+        "ko": "벤더와 가이드가 자신들이 다루는 하드웨어의 최상의 경우에 대해 내놓은 수치입니다. 위에서 측정한 값과 비교해 보세요.",
         "ru": "Цифры производителей и руководств для их собственного оборудования и лучшего случая; сравните их с тем, что измерено выше.",
     },
     "speed.explorer.result": {
