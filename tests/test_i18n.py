@@ -56,3 +56,21 @@ def test_language_switch_changes_the_text():
     i18n.set_language("ko")
     assert i18n.t("common.language_name") == "한국어"
     assert i18n.t("common.language_name", "ru") == "Русский"
+
+
+# Korean particles that change with the last sound of the word before them (가/이, 는/은, …).
+KO_PARTICLE_AFTER_VALUE = re.compile(
+    r"(1/)?\{(\w+)[^}]*\}(이|가|은|는|을|를|와|과|으로|로)(?![가-힣])"
+)
+# Values whose Korean reading always ends the same way: percentages (…퍼센트) and 1/N (…분의 일).
+KO_KNOWN_ENDINGS = {"percent", "flushed", "subnormal", "normal", "overflow", "zero"}
+
+
+@pytest.mark.parametrize("key", sorted(i18n.catalogue()))
+def test_no_korean_particle_depends_on_an_unknown_value(key):
+    """A Korean particle after a placeholder must suit every value: the value is read aloud
+    (float16 = 플로트십육), so 가 or 이 depends on it. Name what it is instead (``{compute} dtype이``),
+    or put the value in parentheses after a noun (``입력한 값({answer})은``)."""
+    for fraction, name, particle in KO_PARTICLE_AFTER_VALUE.findall(i18n.catalogue()[key]["ko"]):
+        known = name in KO_KNOWN_ENDINGS or (fraction and particle == "로")
+        assert known, f"{key}[ko]: a particle {particle!r} follows {{{name}}}"

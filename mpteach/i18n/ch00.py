@@ -39,7 +39,7 @@ MESSAGES = {
     "checks.ch00.variable_is_compute": {
         "en": "{dtype} is the compute dtype of {policy}, the dtype of the math. The variables (weights) are kept in a wider dtype: which one?",
         "zh": "{dtype} 是 {policy} 的计算 dtype，也就是运算所用的 dtype。变量（权重）保存在更宽的 dtype 中：是哪一个？",
-        "es": "{dtype} es el dtype de cálculo de {policy}, el de las operaciones. Las variables (pesos) se guardan en un dtype más ancho: ¿cuál?",
+        "es": "{dtype} es el dtype de cálculo de {policy}, el de las operaciones. Las variables (pesos) se guardan en un dtype de más bits: ¿cuál?",
         "ko": "{policy}의 연산 dtype, 즉 계산에 쓰는 dtype은 {dtype}입니다. 변수(가중치)는 더 넓은 dtype으로 보관합니다. 어느 것일까요?",
         "ru": "{dtype} — dtype вычислений политики {policy}, в нём идёт арифметика. Переменные (веса) хранятся в более широком dtype: в каком?",
     },

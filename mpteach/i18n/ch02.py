@@ -69,7 +69,7 @@ MESSAGES = {
         "en": "{name} is a class. Build a layer by calling it, {name}(...), and give that layer.",
         "zh": "{name} 是一个类。请调用 {name}(...) 创建一个层，然后给出这个层。",
         "es": "{name} es una clase. Crea una capa llamándola, {name}(...), y responde con esa capa.",
-        "ko": "{name} 자체는 클래스입니다. {name}(...)처럼 호출해 레이어를 만들고 그 레이어를 답으로 주세요.",
+        "ko": "{name} 자체는 클래스입니다. {name}(...)처럼 호출해 레이어를 만들고 그 레이어를 answer에 넣으세요.",
         "ru": "{name} — это класс. Создайте слой вызовом {name}(...) и передайте этот слой.",
     },
     "checks.ch02.float32_layer_ok": {

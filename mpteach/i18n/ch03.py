@@ -70,7 +70,7 @@ MESSAGES = {
     "checks.ch03.noise_not_class": {
         "en": "Give the layer class itself (answer = AddNoise), not a {actual}; the check builds it "
         "under several policies.",
-        "zh": "请给出层的类本身（answer = AddNoise），而不是 {actual}；检查会在几种策略下创建它。",
+        "zh": "请给出层的类本身（answer = AddNoise），而不是 {actual}；检查程序会在几种策略下创建它。",
         "es": "Responde con la clase de la capa (answer = AddNoise), no con un {actual}; la comprobación la crea "
         "con varias políticas.",
         "ko": "{actual} 객체가 아니라 레이어 클래스 자체를 answer에 넣으세요(answer = AddNoise). 검사에서 여러 정책으로 레이어를 만듭니다.",
@@ -84,8 +84,7 @@ MESSAGES = {
         "es": "Con {policy!r} la capa lanzó {error}. Las entradas llegan en el dtype de cálculo, pero el "
         "ruido se creó en float32: créalo con dtype=inputs.dtype (o self.compute_dtype).",
         "ko": "{policy!r} 정책에서 레이어가 {error} 예외를 일으켰습니다. 입력은 연산 dtype으로 들어오는데 잡음은 float32로 만들어졌습니다. dtype=inputs.dtype(또는 self.compute_dtype)으로 만드세요.",
-        "ru": "С политикой {policy!r} слой выбросил {error}. Входы приходят в dtype вычислений, а шум "
-        "создан в float32: создавайте его с dtype=inputs.dtype (или self.compute_dtype).",
+        "ru": "С политикой {policy!r} слой вызвал исключение {error}. Входы приходят в dtype вычислений, а шум создан в float32: создавайте его с dtype=inputs.dtype (или self.compute_dtype).",
     },
     "checks.ch03.noise_dtype": {
         "en": "Under {policy!r} the output is {dtype}, not the compute dtype {compute}. Do not cast the "

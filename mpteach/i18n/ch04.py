@@ -4,7 +4,7 @@ MESSAGES = {
     "checks.ch04.not_class": {
         "en": "Give the layer class itself (a subclass of keras.layers.Layer), not a {actual}; "
         "the check builds it under several policies.",
-        "zh": "请给出层的类本身（keras.layers.Layer 的子类），而不是 {actual}；检查会在几种策略下创建它。",
+        "zh": "请给出层的类本身（keras.layers.Layer 的子类），而不是 {actual}；检查程序会在几种策略下创建它。",
         "es": "Responde con la clase de la capa (una subclase de keras.layers.Layer), no con un {actual}; "
         "la comprobación la crea con varias políticas.",
         "ko": "{actual} 객체가 아니라 레이어 클래스 자체(keras.layers.Layer의 하위 클래스)를 answer에 넣으세요. 검사에서 여러 정책으로 레이어를 만듭니다.",
@@ -45,7 +45,7 @@ MESSAGES = {
     "checks.ch04.dense_shape": {
         "en": "For 2 inputs of size 3 and units=4 the layer should have a kernel and a bias and give shape (2, 4); it gave {shape}.",
         "zh": "对于 2 个大小为 3 的输入和 units=4，该层应有 kernel 和 bias，输出形状应为 (2, 4)；实际是 {shape}。",
-        "es": "Con 2 entradas de tamaño 3 y units=4 la capa debe tener un kernel y un sesgo y dar la forma (2, 4); dio {shape}.",
+        "es": "Con 2 entradas de tamaño 3 y units=4 la capa debería tener un kernel y un sesgo y dar la forma (2, 4); dio {shape}.",
         "ko": "크기 3인 입력 2개와 units=4이면 레이어에 커널과 바이어스가 있고 출력 형태가 (2, 4)여야 하는데, 실제 출력 형태는 {shape}입니다.",
         "ru": "Для 2 входов размера 3 и units=4 у слоя должны быть kernel и bias, а выход должен иметь форму (2, 4); получена форма {shape}.",
     },
@@ -102,7 +102,7 @@ MESSAGES = {
         "zh": "输出：{output} | 权重存储为：{stored}",
         "es": "salida: {output} | pesos almacenados en: {stored}",
         "ko": "출력: {output} | 가중치 저장 dtype: {stored}",
-        "ru": "выход: {output} | хранение весов: {stored}",
+        "ru": "выход: {output} | веса хранятся в: {stored}",
     },
     "out.ch04.layer_output_stored": {
         "en": "{layer} output: {output} | {variable} stored: {stored}",

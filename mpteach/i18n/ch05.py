@@ -228,7 +228,7 @@ MESSAGES = {
     "out.ch05.both_above_90": {
         "en": "both above 90 %: {value}",
         "zh": "两者都高于 90%：{value}",
-        "es": "ambas por encima del 90 %: {value}",
+        "es": "exactitud de ambos por encima del 90 %: {value}",
         "ko": "둘 다 90% 초과: {value}",
         "ru": "у обеих моделей больше 90 %: {value}",
     },

@@ -20,7 +20,7 @@ MESSAGES = {
         "zh": "TPU 运行时：这里现场测量的是主机 CPU，而不是 TPU。我们没有找到已发表的 TPU 上 float32 与 bfloat16 训练的对比测量；TPU 的数字是厂商宣称，并已标明。",
         "es": "Entorno TPU: las mediciones que se hacen aquí cronometran la CPU del host, no la TPU. No se encontró ninguna medición publicada de entrenamiento en TPU con float32 frente a bfloat16; la cifra de TPU es una afirmación del fabricante, señalada como tal.",
         "ko": "TPU 런타임입니다. 여기서 직접 하는 측정은 TPU가 아니라 호스트 CPU에서 이루어집니다. TPU에서 float32와 bfloat16의 훈련을 비교한 공개 측정값은 찾지 못했으며, TPU 수치는 벤더의 주장으로 표시되어 있습니다.",
-        "ru": "Среда TPU: замеры, запускаемые в блокноте, выполняются на CPU хоста, а не на TPU. Опубликованного измерения обучения на TPU в float32 против bfloat16 найти не удалось; цифра для TPU — заявление производителя и помечена как таковое.",
+        "ru": "Среда TPU: замеры, запускаемые в блокноте, выполняются на CPU хоста, а не на TPU. Опубликованного измерения обучения на TPU в float32 против bfloat16 найти не удалось; цифра для TPU — заявление производителя, помеченное как таковое.",
     },
     "checks.ch08.need_int": {
         "en": "Expected a whole number, but the answer is of type {actual}.",

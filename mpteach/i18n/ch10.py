@@ -239,7 +239,7 @@ MESSAGES = {
         "en": "All fixed: float16 inside, a float32 output into the loss, no float32 tensors made inside call, a loss-scaled custom step, and fit keeps its fixed scale of {scale}.",
         "zh": "全部修好了：内部用 float16，进入损失的输出是 float32，call 里不再新建 float32 张量，自定义训练步做了损失缩放，fit 保留了固定缩放因子 {scale}。",
         "es": "Todo corregido: float16 por dentro, una salida float32 hacia la pérdida, ningún tensor float32 creado dentro de call, un paso personalizado con escalado de la pérdida, y fit conserva su escala fija de {scale}.",
-        "ko": "모두 고쳤습니다. 내부는 float16, 손실로 들어가는 출력은 float32, call 안에서 float32 텐서를 만들지 않고, 사용자 정의 스텝은 손실을 스케일링하며, fit은 고정 스케일({scale})을 유지합니다.",
+        "ko": "모두 고쳤습니다. 내부는 float16으로 계산하고, 손실로 들어가는 출력은 float32이며, call 안에서 float32 텐서를 만들지 않고, 사용자 정의 스텝은 손실을 스케일링하며, fit은 고정 스케일({scale})을 유지합니다.",
         "ru": "Всё исправлено: внутри float16, в функцию потерь идёт выход float32, внутри call не создаются тензоры float32, собственный шаг масштабирует потери, а fit сохраняет фиксированный масштаб {scale}.",
     },
     "out.ch10.by_hand": {
@@ -336,7 +336,7 @@ MESSAGES = {
     "out.ch10.built_first": {
         "en": "optimizer built first: {value}",
         "zh": "先构建优化器：{value}",
-        "es": "optimizador construido antes: {value}",
+        "es": "optimizador construido antes de cargar: {value}",
         "ko": "옵티마이저를 먼저 빌드: {value}",
         "ru": "оптимизатор построен заранее: {value}",
     },
@@ -345,7 +345,7 @@ MESSAGES = {
         "zh": "出现 'Skipping variable loading' 警告：{value}",
         "es": "aviso «Skipping variable loading»: {value}",
         "ko": "'Skipping variable loading' 경고: {value}",
-        "ru": "предупреждение «Skipping variable loading»: {value}",
+        "ru": "выдано предупреждение «Skipping variable loading»: {value}",
     },
     "out.ch10.loaded_under": {
         "en": "loaded under {policy}: model policy {model_policy}, layers compute in {dtype}",

@@ -243,7 +243,7 @@ MESSAGES = {
     "formats.explorer.caption": {
         "en": "The coloured buttons are the bits of x in the chosen format (sign, exponent, mantissa): click one to flip it. −1 ULP and +1 ULP move x to the neighbouring value of that format. Hover over a stored value to see its exact decimal expansion.",
         "zh": "彩色按钮是 x 在所选格式中的各个二进制位（符号、指数、尾数），点击即可翻转该位。−1 ULP 和 +1 ULP 把 x 移到该格式中相邻的值。把鼠标悬停在存储值上，可查看它精确的十进制展开。",
-        "es": "Los botones de colores son los bits de x en el formato elegido (signo, exponente, mantisa): haz clic en uno para invertirlo. −1 ULP y +1 ULP llevan x al valor vecino de ese formato. Pasa el ratón sobre un valor almacenado para ver su desarrollo decimal exacto.",
+        "es": "Los botones de colores son los bits de x en el formato elegido (signo, exponente, mantisa): haz clic en uno para invertirlo. −1 ULP y +1 ULP llevan x al valor vecino de ese formato. Pasa el cursor sobre un valor almacenado para ver su desarrollo decimal exacto.",
         "ko": "색이 있는 버튼은 선택한 형식에서 x의 비트(부호, 지수, 가수)입니다. 버튼을 누르면 그 비트가 뒤집힙니다. −1 ULP와 +1 ULP는 x를 그 형식의 이웃 값으로 옮깁니다. 저장된 값 위에 마우스를 올리면 정확한 십진 전개가 보입니다.",
         "ru": "Цветные кнопки — это биты x в выбранном формате (знак, порядок, мантисса): нажмите на бит, чтобы инвертировать его. −1 ULP и +1 ULP переводят x к соседнему значению этого формата. Наведите указатель на хранимое значение, чтобы увидеть его точную десятичную запись.",
     },

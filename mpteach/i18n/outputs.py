@@ -179,7 +179,7 @@ MESSAGES = {
     "out.agreeing": {
         "en": "agreeing",
         "zh": "一致决策",
-        "es": "con acuerdo entre réplicas",
+        "es": "decisión común entre réplicas",
         "ko": "합의 방식",
         "ru": "с согласованием",
     },
@@ -220,7 +220,7 @@ MESSAGES = {
     },
     "out.steps_marks": {
         "en": "steps: {value}",
-        "zh": "各步：{value}",
+        "zh": "训练步：{value}",
         "es": "pasos: {value}",
         "ko": "스텝: {value}",
         "ru": "шаги: {value}",
@@ -277,7 +277,7 @@ MESSAGES = {
     "out.spans": {
         "en": "{name} spans {span} octaves, relative step {step} (half an eps)",
         "zh": "{name} 跨越 {span} 个 2 倍区间，相对步长 {step}（eps 的一半）",
-        "es": "{name} abarca {span} potencias de dos, paso relativo {step} (la mitad de eps)",
+        "es": "{name} abarca {span} potencias de dos, paso relativo {step} (la mitad de épsilon)",
         "ko": "{name}: 2배 구간 {span}개에 걸침, 상대 간격 {step}(eps의 절반)",
         "ru": "{name} — ширина диапазона в двоичных порядках: {span}, относительный шаг {step} (половина eps)",
     },

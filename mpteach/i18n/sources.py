@@ -73,7 +73,7 @@ MESSAGES = {
         "en": "{gpu} ({gpus} GPU; log folder {folder})",
         "zh": "{gpu}（{gpus} 块 GPU；日志文件夹 {folder}）",
         "es": "{gpu} ({gpus} GPU; carpeta de registros {folder})",
-        "ko": "{gpu} (GPU {gpus}개, 로그 폴더 {folder})",
+        "ko": "{gpu}(GPU {gpus}개, 로그 폴더 {folder})",
         "ru": "{gpu} ({gpus} GPU; папка с логами {folder})",
     },
     "sources.framework.ngc_unstated_for_table": {
@@ -186,7 +186,7 @@ MESSAGES = {
         "en": "the table states {stated}, but its own throughputs give {mixed} / {baseline} = {ratio}",
         "zh": "表中写的是 {stated}，但按它自己的吞吐量计算是 {mixed} / {baseline} = {ratio}",
         "es": "la tabla indica {stated}, pero sus propias velocidades de procesamiento dan {mixed} / {baseline} = {ratio}",
-        "ko": "표에는 {stated}로 적혀 있지만, 표 자체의 처리량으로 계산하면 {mixed} / {baseline} = {ratio}",
+        "ko": "표에는 {stated}배로 적혀 있지만, 표 자체의 처리량으로 계산하면 {mixed} / {baseline} = {ratio}",
         "ru": "в таблице указано {stated}, но её же значения пропускной способности дают {mixed} / {baseline} = {ratio}",
     },
     # --- the table or file each row was copied from (`source.table`)
@@ -250,7 +250,7 @@ MESSAGES = {
     "sources.claim.source.nvidia": {
         "en": "NVIDIA: Automatic Mixed Precision for Deep Learning",
         "zh": "NVIDIA《深度学习的自动混合精度》",
-        "es": "NVIDIA: «Precisión mixta automática para aprendizaje profundo»",
+        "es": "NVIDIA «Precisión mixta automática para aprendizaje profundo»",
         "ko": "NVIDIA 「딥러닝을 위한 자동 혼합 정밀도」",
         "ru": "NVIDIA «Автоматическая смешанная точность для глубокого обучения»",
     },
