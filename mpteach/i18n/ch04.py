@@ -102,7 +102,7 @@ MESSAGES = {
         "zh": "输出：{output} | 权重存储为：{stored}",
         "es": "salida: {output} | pesos almacenados en: {stored}",
         "ko": "출력: {output} | 가중치 저장 dtype: {stored}",
-        "ru": "выход: {output} | веса хранятся в: {stored}",
+        "ru": "выход: {output} | хранение весов: {stored}",
     },
     "out.ch04.layer_output_stored": {
         "en": "{layer} output: {output} | {variable} stored: {stored}",

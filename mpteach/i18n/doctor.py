@@ -307,7 +307,7 @@ MESSAGES = {
         "en": "Intermediate values of the backward pass underflow to 0 or overflow in {compute}. Where a value has underflowed to 0, the derivative of its square root, 1/(2√x), is infinite, and so is its inverse (√0 itself is 0). One inf or NaN gradient spoils the update, and a loss-scale optimizer would skip every step.",
         "zh": "反向传播的中间值在 {compute} 中下溢为 0 或上溢。某个值下溢为 0 后，它的平方根的导数 1/(2√x) 是无穷大，它的倒数也是（√0 本身等于 0）。一个 inf 或 NaN 梯度就会毁掉这次更新，使用损失缩放优化器时则每一步都会被跳过。",
         "es": "Los valores intermedios de la pasada hacia atrás se anulan por subdesbordamiento o desbordan en {compute}. Donde un valor se ha anulado por subdesbordamiento, la derivada de su raíz cuadrada, 1/(2√x), es infinita, y también su inverso (√0 en sí es 0). Un solo gradiente inf o NaN estropea la actualización, y un optimizador con escalado de la pérdida omitiría todos los pasos.",
-        "ko": "역전파의 중간값이 {compute}에서 0으로 언더플로되거나 오버플로됩니다. 값이 0으로 언더플로되면 그 제곱근의 도함수 1/(2√x)는 무한대이고, 그 값의 역수도 무한대입니다(√0 자체는 0입니다). inf나 NaN 그래디언트 하나가 업데이트를 망치고, 손실 스케일링 옵티마이저는 모든 스텝을 건너뛰게 됩니다.",
+        "ko": "역전파의 중간값이 {compute}에서 0으로 언더플로되거나 오버플로됩니다. 값이 0으로 언더플로되면 그 제곱근의 도함수 1/(2√x)은 무한대이고, 그 값의 역수도 무한대입니다(√0 자체는 0입니다). inf나 NaN 그래디언트 하나가 업데이트를 망치고, 손실 스케일링 옵티마이저는 모든 스텝을 건너뛰게 됩니다.",
         "ru": "Промежуточные значения обратного прохода в {compute} обращаются в 0 (антипереполнение) или переполняются. Если значение обнулилось, производная квадратного корня от него, 1/(2√x), бесконечна, как и обратная ему величина (сам √0 равен 0). Один градиент inf или NaN портит обновление, а оптимизатор с масштабированием потерь пропускал бы каждый шаг.",
     },
     "doctor.non-finite-gradient.fix": {
