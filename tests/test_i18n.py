@@ -74,3 +74,52 @@ def test_no_korean_particle_depends_on_an_unknown_value(key):
     for fraction, name, particle in KO_PARTICLE_AFTER_VALUE.findall(i18n.catalogue()[key]["ko"]):
         known = name in KO_KNOWN_ENDINGS or (fraction and particle == "로")
         assert known, f"{key}[ko]: a particle {particle!r} follows {{{name}}}"
+
+
+# A Russian noun after a number takes the form the number asks for (1 шаг, 2 шага, 5 шагов; after
+# «после», «из»: 1 шага, 2 шагов). The nouns the catalogue counts, in those forms:
+RU_COUNT_NOUN = re.compile(
+    r"\{(\w+)\} (?:[а-яё]+(?:ых|их) )?"
+    r"(?:шагов|шага|строк|значений|раундов|каналов|канала|имён|нейронов|нейрона|выходов|"
+    r"примеров|батчей|удвоений)\b"
+)
+# Messages whose counts the course itself sets, so the form was chosen for those values.
+RU_COUNTS_THE_COURSE_SETS = {
+    "checks.ch00.memory_wrong": "the exercise model's parameter count",
+    "checks.ch06.asym_climb": "the exercise's scales and DEFAULT_GROWTH_STEPS (2000)",
+    "checks.ch06.asym_ok": "the exercise's scales and DEFAULT_GROWTH_STEPS (2000)",
+    "checks.ch08.tensor_cores_ok": "VOCABULARY (33 278)",
+    "checks.ch08.tpu_ok": "UNITS (1000)",
+    "checks.ch09.tuple_of_names": "len(PATHS) (4)",
+    "checks.ch10.nan_ok": "the exercise model's output",
+    "dynamics.every": "the growth steps of SETTINGS (test below)",
+    "dynamics.title": "GROWTH_STEPS; 1 has its own message (test below)",
+    "formats.grad.source": "the constants of the gradient model",
+    "out.ch05.weights_memory": "the chapter's model",
+    "out.ch07.after_steps": "the chapter's loop",
+    "out.ch10.more_steps": "the chapter's loop",
+    "out.skipped_doubled": "the chapter's simulation",
+    "out.units_weights": "the chapter's layers",
+    "sources.notes.tf_cnn_fp16": "the source's 100 batches",
+}
+
+
+@pytest.mark.parametrize("key", sorted(i18n.catalogue()))
+def test_no_russian_noun_agrees_with_an_unknown_count(key):
+    """A count that a learner, a benchmark option or a model can set goes after the noun
+    (``число лишних строк — {waste}``, ``значений inf: {inf}``), which reads right for any value."""
+    for name in RU_COUNT_NOUN.findall(i18n.catalogue()[key]["ru"]):
+        assert key in RU_COUNTS_THE_COURSE_SETS, f"{key}[ru]: a counted noun follows {{{name}}}"
+
+
+def test_every_growth_choice_reads_right_in_russian():
+    """«после {growth} конечных шагов» and «каждые {steps} шагов» suit the counts whose plural
+    form is «many» (5, 10, 2000, 50 000), not 21 (после 21 шага) or 22 (каждые 22 шага); a growth
+    of 1 has its own title."""
+    from mpteach.simulate import SETTINGS
+    from mpteach.widgets.loss_scale_dynamics import GROWTH_STEPS, title_text
+
+    counts = {n for n in GROWTH_STEPS if n != 1} | {g for _, g in SETTINGS.values() if g}
+    assert all(n % 10 in (0, 5, 6, 7, 8, 9) or 11 <= n % 100 <= 14 for n in counts), sorted(counts)
+    assert "каждого конечного шага" in title_text(1.0, 1, "ru")
+    assert "2000 конечных шагов" in title_text(1.0, 2000, "ru")

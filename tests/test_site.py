@@ -430,9 +430,9 @@ def test_the_loss_scale_dynamics_follow_their_controls_with_no_kernel(context, l
     from mpteach.widgets.loss_scale_dynamics import (
         MAX_MARKERS,
         _setting_text,
-        _t,
         cached_simulate,
         describe,
+        title_text,
     )
 
     page, problems, widget = open_widget(
@@ -448,12 +448,7 @@ def test_the_loss_scale_dynamics_follow_their_controls_with_no_kernel(context, l
         model = GradientModel(spread=float(state["spread"]), spike_rate=state["spikeRate"])
         sim = cached_simulate(model, 20_000, state["initialScale"], state["growthSteps"], 0)
         assert widget.locator(".mpteach-summary").text_content() == describe(sim.summary(), lang)
-        start = scale_text(sim.initial_scale).split(" =")[0]
-        title = (
-            _t("title_fixed", lang, scale=start)
-            if sim.growth_steps is None
-            else _t("title", lang, scale=start, growth=sim.growth_steps)
-        )
+        title = title_text(sim.initial_scale, sim.growth_steps, lang)
         assert widget.locator(".mpteach-title").text_content() == title
         drawn = int(widget.locator(".mpteach-skips").get_attribute("data-count"))
         assert drawn == len(range(0, sim.skipped, max(1, -(-sim.skipped // MAX_MARKERS))))
@@ -483,6 +478,8 @@ def test_the_loss_scale_dynamics_follow_their_controls_with_no_kernel(context, l
     control("scale").fill("20")  # the controls no longer match a preset
     assert preset.input_value() == "" and check()["initialScale"] == 2.0**20
     widget.locator("input.mpteach-fixed").uncheck()
+    control("growth").fill("0")  # the first choice: double after every finite step
+    assert check()["growthSteps"] == 1
     control("growth").fill("3")  # the fourth choice: 50 steps
     assert check()["growthSteps"] == 50 and control("growth").is_enabled()
     control("spread").fill("42")  # wider than float16's 40 octaves: no band, always underflow

@@ -221,7 +221,7 @@ def dynamics_config(arguments: dict, t, catalogue: dict, lang: str) -> dict:
 
 _DYNAMICS_WORDS = (
     "skipped", "settled", "never_settled", "underflow", "no_step_applied", "fixed", "every",
-    "why_defaults", "xlabel", "ylabel", "title", "title_fixed",
+    "why_defaults", "xlabel", "ylabel", "title", "title_fixed", "title_every_step",
 )  # fmt: skip
 _DYNAMICS_WORDS += ("legend.scale", "legend.skipped", "legend.settled", "legend.band")
 _DYNAMICS_WORDS += ("region.over", "region.under")

@@ -69,7 +69,7 @@ MESSAGES = {
         "zh": "  {workload} {size}，{xla}：{rounds} 轮中舍弃了 {n} 轮（耗时超过中位数的 {factor} 倍）",
         "es": "  {workload} {size} {xla}: {n} de {rounds} rondas descartadas (tiempo superior a {factor} veces su mediana)",
         "ko": "  {workload} {size}, {xla}: {rounds}라운드 중 {n}라운드 제외(중앙값의 {factor}배를 넘는 시간)",
-        "ru": "  {workload} {size} {xla}: отброшено {n} из {rounds} раундов (время превышает медиану более чем в {factor} раза)",
+        "ru": "  {workload} {size} {xla}: отброшено раундов: {n} из {rounds} (время превышает медиану более чем в {factor} раза)",
     },
     "bench.note.tf32_off": {
         "en": "TF32 off",

@@ -48,7 +48,7 @@ MESSAGES = {
         "zh": "{answer} 是 {multiple} 的倍数，但浪费了 {waste} 行：一个更小的 {multiple} 的倍数也能容纳 {size}。",
         "es": "{answer} es múltiplo de {multiple}, pero desperdicia {waste} filas: un múltiplo de {multiple} más pequeño también da cabida a {size}.",
         "ko": "입력한 값({answer})은 {multiple}의 배수이지만 {waste}개 행을 낭비합니다. {multiple}의 배수 중 더 작은 값으로도 {size}개를 담을 수 있습니다.",
-        "ru": "{answer} кратно {multiple}, но тратит впустую {waste} строк: меньшее кратное {multiple} тоже вмещает {size}.",
+        "ru": "{answer} кратно {multiple}, но число лишних строк — {waste}: меньшее кратное {multiple} тоже вмещает {size}.",
     },
     "checks.ch08.tensor_cores_ok": {
         "en": "Right: {best} is the smallest multiple of {multiple} that holds {size} outputs; the extra logits are never the right answer, so training simply learns to ignore them.",

@@ -79,6 +79,6 @@ MESSAGES = {
         "zh": "第一个 inf/NaN 出现在 {path}（{layer}，以 {dtype} 计算）：它的输入是有限的（最大 |x| = {peak}），它的输出含有 {inf} 个 inf 和 {nan} 个 NaN。",
         "es": "El primer inf/NaN aparece en {path} ({layer}, que calcula en {dtype}): sus entradas son finitas (mayor |x| = {peak}) y su salida contiene {inf} valores inf y {nan} NaN.",
         "ko": "첫 inf/NaN은 {path}({layer}, 연산 dtype {dtype})에서 나타납니다. 입력은 유한하지만(가장 큰 |x| = {peak}), 출력에는 inf {inf}개와 NaN {nan}개가 있습니다.",
-        "ru": "Первый inf/NaN появляется в {path} ({layer}, вычисления в {dtype}): входы слоя конечны (наибольший |x| = {peak}), а выход содержит {inf} значений inf и {nan} NaN.",
+        "ru": "Первый inf/NaN появляется в {path} ({layer}, вычисления в {dtype}): входы слоя конечны (наибольший |x| = {peak}), а в выходе значений inf: {inf}, NaN: {nan}.",
     },
 }

@@ -215,6 +215,13 @@ MESSAGES = {
         "ko": "손실 스케일을 {scale}에 고정",
         "ru": "Масштаб потерь зафиксирован на {scale}",
     },
+    "dynamics.title_every_step": {
+        "en": "Dynamic loss scale: starts at {scale}, doubles after every finite step, halves on inf/NaN",
+        "zh": "动态损失缩放因子：从 {scale} 开始，每一步梯度有限都翻倍，遇到 inf/NaN 减半",
+        "es": "Escala de pérdida dinámica: empieza en {scale}, se duplica tras cada paso finito y se reduce a la mitad ante inf/NaN",
+        "ko": "동적 손실 스케일: {scale}에서 시작, 유한한 스텝마다 두 배, inf/NaN이면 절반",
+        "ru": "Динамический масштаб потерь: начинается с {scale}, удваивается после каждого конечного шага, делится пополам при inf/NaN",
+    },
     # --- controls
     "dynamics.control.scale": {
         "en": "initial scale 2^",

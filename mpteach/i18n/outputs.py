@@ -202,14 +202,14 @@ MESSAGES = {
         "zh": "float16 最小正规数：{value}",
         "es": "menor normal de float16: {value}",
         "ko": "float16 최소 정규 수: {value}",
-        "ru": "наименьшее нормализованное float16: {value}",
+        "ru": "наименьшее нормализованное число float16: {value}",
     },
     "out.f16_smallest_subnormal": {
         "en": "float16 smallest subnormal: {value}",
         "zh": "float16 最小次正规数：{value}",
         "es": "menor subnormal de float16: {value}",
         "ko": "float16 최소 비정규 수: {value}",
-        "ru": "наименьшее субнормальное float16: {value}",
+        "ru": "наименьшее субнормальное число float16: {value}",
     },
     "out.zero_share": {
         "en": "zeros",

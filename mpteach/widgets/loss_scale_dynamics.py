@@ -93,6 +93,24 @@ def comparison(model: GradientModel, steps: int, seed: int) -> dict[str, dict[st
     }
 
 
+def title_text(initial_scale: float, growth_steps: int | None, lang: str | None = None) -> str:
+    """The chart's title: where the scale starts and its rule (a count of 1 has its own wording).
+
+    >>> title_text(2.0**15, 2000)
+    'Dynamic loss scale: starts at 2¹⁵, doubles after 2000 finite steps in a row, halves on inf/NaN'
+    >>> title_text(2.0**15, 1)
+    'Dynamic loss scale: starts at 2¹⁵, doubles after every finite step, halves on inf/NaN'
+    >>> title_text(1.0, None, "ru")
+    'Масштаб потерь зафиксирован на 2⁰'
+    """
+    start = scale_text(initial_scale).split(" =")[0]
+    if growth_steps is None:
+        return _t("title_fixed", lang, scale=start)
+    if growth_steps == 1:
+        return _t("title_every_step", lang, scale=start)
+    return _t("title", lang, scale=start, growth=growth_steps)
+
+
 def _setting_text(name: str, lang: str | None) -> str:
     scale, growth = SETTINGS[name]
     rule = _t("fixed", lang) if growth is None else _t("every", lang, steps=growth)
@@ -246,11 +264,7 @@ class DynamicsPlot:
         settle = sim.settle_step
         self.settle_line.set_xdata([settle or 0, settle or 0])
         self.settle_line.set_visible(settle is not None)
-        start = scale_text(sim.initial_scale).split(" =")[0]
-        if sim.growth_steps is None:
-            self.title.set_text(_t("title_fixed", self.lang, scale=start))
-        else:
-            self.title.set_text(_t("title", self.lang, scale=start, growth=sim.growth_steps))
+        self.title.set_text(title_text(sim.initial_scale, sim.growth_steps, self.lang))
         return background_changed
 
     def _draw_band(self, sim: Simulation) -> None:

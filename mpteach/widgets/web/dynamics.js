@@ -320,9 +320,12 @@ function figure(config, data) {
     settleLine.setAttribute("x1", x(current.settle_step ?? 0));
     settleLine.setAttribute("x2", x(current.settle_step ?? 0));
     const start = scaleText(now.initialScale);
+    // As Python's title_text: a growth count of 1 has its own wording.
     title.textContent = now.growthSteps === null
       ? fill(labels.titleFixed, { scale: start })
-      : fill(labels.title, { scale: start, growth: now.growthSteps });
+      : now.growthSteps === 1
+        ? fill(labels.titleEveryStep, { scale: start })
+        : fill(labels.title, { scale: start, growth: now.growthSteps });
   }
   return { svg, show };
 }
