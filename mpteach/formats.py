@@ -18,11 +18,21 @@ anything beyond its overflow threshold (464, halfway from 448 to the next would-
 (``saturate=True``) first clips to ±max, as FP8 hardware conversions can; ml_dtypes alone never
 saturates.
 
-One honest caveat about ml_dtypes: it converts float64 to bfloat16 and to the float8 formats
-through float32, so rounding happens twice. A float64 ``x`` that sits within half a float32 step
-of a halfway point can therefore land on the other neighbour (``1 + 2**-8 + 2**-30`` becomes
-bfloat16 ``1.0``, not ``1.0078125``). Values that are float32 already, which is every tensor in
-mixed-precision training, are rounded once. NumPy's float64 to float16 cast rounds once.
+Converting a float64 means one thing here, whatever is installed: the value a narrow format stores
+is the real number rounded **once** to the nearest value of the format (ties to even), as
+float.exposed shows it. Libraries differ on this. NumPy rounds float64 to float16 once, and so does
+ml_dtypes from version 0.7 for bfloat16 and the float8s; ml_dtypes 0.6 and earlier, TensorFlow's
+``tf.cast`` and ``keras.ops.cast`` go through float32 first and round twice, so a float64 within half a
+float32 step of a halfway point can land on the other neighbour:
+
+>>> x = 1 + 2**-8 + 2**-30                       # just above the bfloat16 tie 1 + 2**-8
+>>> float(cast(x, "bfloat16")), float(cast(np.float32(x), "bfloat16"))
+(1.0078125, 1.0)
+
+To round once with every ml_dtypes, :func:`cast` first rounds a float64 to float32 *to odd*
+(:func:`round_to_odd_float32`), then lets NumPy/ml_dtypes round that float32 once. Values that are
+float32 already, which is every tensor in mixed-precision training, take the same path in every
+library and every version.
 """
 
 from __future__ import annotations
@@ -32,7 +42,6 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-import ml_dtypes
 import numpy as np
 
 from mpteach import i18n
@@ -60,14 +69,19 @@ STATUSES: tuple[str, ...] = (
 )
 """Every classification :func:`classify` can return."""
 
-_DTYPES = {
-    "float64": np.dtype(np.float64),
-    "float32": np.dtype(np.float32),
-    "bfloat16": np.dtype(ml_dtypes.bfloat16),
-    "float16": np.dtype(np.float16),
-    "float8_e5m2": np.dtype(ml_dtypes.float8_e5m2),
-    "float8_e4m3fn": np.dtype(ml_dtypes.float8_e4m3fn),
-}
+_FROM_ML_DTYPES = ("bfloat16", "float8_e5m2", "float8_e4m3fn")
+"""The formats NumPy lacks; ``ml_dtypes`` (also what TensorFlow and JAX use) provides them."""
+
+
+def _dtype_and_finfo(name: str) -> tuple[np.dtype, Any]:
+    if name not in _FROM_ML_DTYPES:
+        return np.dtype(name), np.finfo(name)
+    # Imported here, on first use, not with this module: importing ml_dtypes 0.7 takes 0.6 s to
+    # 4 s (against 0.1 s for 0.6), which a float16-only cell should not pay.
+    import ml_dtypes
+
+    dtype = np.dtype(getattr(ml_dtypes, name))
+    return dtype, ml_dtypes.finfo(dtype)
 
 
 class FloatFormat:
@@ -92,12 +106,11 @@ class FloatFormat:
     """
 
     def __init__(self, name: str) -> None:
-        if name not in _DTYPES:
+        if name not in FORMAT_NAMES:
             choices = ", ".join(repr(n) for n in FORMAT_NAMES)
             raise ValueError(f"fmt={name!r} is not a known format; choose one of {choices}.")
         self.name = name
-        self.dtype = _DTYPES[name]
-        info = ml_dtypes.finfo(self.dtype)
+        self.dtype, info = _dtype_and_finfo(name)
         self.bits = self.dtype.itemsize * 8
         self.exponent_bits = int(info.nexp)
         self.mantissa_bits = int(info.nmant)
@@ -176,7 +189,34 @@ def cast(x: Any, fmt: str | FloatFormat = "float16", saturate: bool = False) -> 
     if saturate:
         x = np.clip(x, -f.max, f.max)
     with np.errstate(over="ignore", invalid="ignore"):  # overflow and NaN are what we show
+        if f.bits < 32:  # a second rounding, after one to odd, rounds as if once
+            x = round_to_odd_float32(x)
         return x.astype(f.dtype)
+
+
+def round_to_odd_float32(x: Any) -> np.ndarray:
+    """float64 to float32 *rounded to odd*: cut towards zero, last bit set if anything was cut.
+
+    Rounding to nearest from there to a format of at most 22 significant bits gives the same
+    value as rounding ``x`` to it directly (Boldo and Melquiond, "Emulation of FMA and correctly
+    rounded sums: proved algorithms using rounding to odd", IEEE Trans. Computers 57(4), 2008):
+    the odd last bit keeps "above or below the halfway point" that a nearest rounding could lose.
+    Every 8- and 16-bit format has at most 11; their subnormals are normal in float32 or sit on its
+    own finer subnormal grid.
+
+    >>> x = 1 + 2**-8 + 2**-30
+    >>> float(np.float32(x)), float(round_to_odd_float32(x)) - 1  # nearest lands on the tie
+    (1.00390625, 0.003906369209289551)
+    >>> round_to_odd_float32([1e300, -1e-300, 0.5]).tolist()   # beyond float32: max, or its tiniest
+    [3.4028234663852886e+38, -1.401298464324817e-45, 0.5]
+    """
+    x = np.asarray(x, dtype=np.float64)
+    with np.errstate(over="ignore", invalid="ignore"):
+        nearest = x.astype(np.float32)
+        overshot = np.abs(nearest.astype(np.float64)) > np.abs(x)  # (inf beyond float32's max)
+        cut = np.where(overshot, np.nextafter(nearest, np.float32(0)), nearest).astype(np.float32)
+        inexact = np.isfinite(x) & (cut.astype(np.float64) != x)
+    return (cut.view(np.uint32) | inexact.astype(np.uint32)).view(np.float32)
 
 
 def bit_fields(x: Any, fmt: str | FloatFormat = "float16") -> tuple[np.ndarray, ...]:

@@ -27,7 +27,7 @@ fi
 
 if [ "$screenshots" = 1 ]; then
   # Debian's Chromium (Playwright cannot download its own here), CJK fonts for zh/ko pages, and
-  # Playwright in .venv (the test extra of pyproject.toml).
+  # Playwright in .venv, or $VENV (the test extra of pyproject.toml).
   if ! command -v chromium >/dev/null || ! fc-list 2>/dev/null | grep -q "Noto Sans CJK"; then
     echo "== site: chromium and fonts-noto-cjk (apt)"
     sudo=""; [ "$(id -u)" = 0 ] || sudo="sudo"
@@ -35,6 +35,6 @@ if [ "$screenshots" = 1 ]; then
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium fonts-noto-cjk >/dev/null
   fi
   bash scripts/setup.sh
-  exec .venv/bin/python tools/build_site.py "$@"
+  exec "${VENV:-.venv}/bin/python" tools/build_site.py "$@"
 fi
 exec .venv-book/bin/python tools/build_site.py "$@"

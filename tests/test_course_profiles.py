@@ -121,3 +121,29 @@ def test_hardware_cells_of_chapter_00_describe_the_machine(as_machine, name):
         assert f"GPU 0: {gpu.name} (MPTEACH_HARDWARE={name}" in text
     if not info.gpus:
         assert i18n.t("course.ch00.no_nvidia_smi", "en") in text
+
+
+def test_setup_cell_says_what_runs_without_tensorflow():
+    """A runtime with no TensorFlow (Colab's TPU runtimes): the setup cell of every chapter runs,
+    imports no TensorFlow, and says in one line which cells will stop and what still runs."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "sys.modules['tensorflow'] = None  # as if not installed: find_spec is None, import fails\n"
+        "import mpteach as mp\n"
+        f"for chapter in {[c[:2] for c in CHAPTERS]!r}:\n"
+        f"    for lang in {list(i18n.LANGUAGES)!r}:\n"
+        "        mp.course.setup(chapter=chapter, lang=lang)\n"
+        "print('keras' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[-1] == "False"
+    for lang in i18n.LANGUAGES:
+        line = i18n.t("course.no_tensorflow", lang)
+        assert "\n" not in line and "No module named 'tensorflow'" in line
+        assert "%pip install tensorflow" not in line  # it would break a TPU runtime's JAX
+        assert lines.count(line) == len(CHAPTERS)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import subprocess
 import sys
+from fractions import Fraction
 
 import ml_dtypes
 import numpy as np
@@ -128,18 +129,13 @@ def test_next_up_is_the_next_bit_pattern(name):
 # --- 10**5 values per format: rounding, ties, edges -------------------------------------------
 
 
-def _rounds_once(name: str) -> bool:
-    """Whether float64 -> ``name`` is a single rounding (see the module's caveat)."""
-    return name in ("float64", "float32", "float16")
-
-
 def _samples(name: str, n: int = 100_000) -> np.ndarray:
     """At least ``n`` values: random float32 bit patterns (every binade, inf and NaN too),
     log-uniform magnitudes over the format's range and beyond, values exactly halfway between
     two neighbours of the format, and the edges (±max, thresholds, subnormals, 0, inf, NaN).
 
-    Formats that ml_dtypes reaches through float32 get float32 values (rounded once; see
-    :func:`test_float64_inputs_go_through_float32_in_ml_dtypes` for the others).
+    And doubles a hair above and below each halfway value, which a cast that went through
+    float32 first would round to the wrong neighbour half the time.
     """
     f = FloatFormat(name)
     rng = np.random.default_rng(sum(map(ord, name)))
@@ -156,11 +152,8 @@ def _samples(name: str, n: int = 100_000) -> np.ndarray:
     edges += [f.smallest_normal, f.smallest_subnormal, f.underflow_threshold, f.max * 1.0001]
     edges += [f.smallest_subnormal * k for k in (0.25, 0.75, 1.5, 2.5, 3.5)]
     edges += [f.smallest_normal * (1 - 2.0**-30), -f.overflow_threshold * (1 - 2.0**-40)]
-    values = np.concatenate([random_float32, log_uniform[:third], ties, edges])
-    if not _rounds_once(name):
-        with np.errstate(over="ignore"):
-            values = values.astype(np.float32).astype(np.float64)
-    return values
+    near_ties = np.nextafter(ties, np.where(rng.random(ties.size) < 0.5, -math.inf, math.inf))
+    return np.concatenate([random_float32, log_uniform[:third], ties, near_ties, edges])
 
 
 @pytest.mark.parametrize("name", FORMAT_NAMES)
@@ -189,26 +182,61 @@ def test_round_to_nearest_ties_to_even(name):
     assert np.all(formats.bit_fields(stored[tie], f)[2] % 2 == 0), "a tie goes to the even mantissa"
 
 
-@pytest.mark.parametrize("name", ["bfloat16", "float8_e5m2", "float8_e4m3fn"])
-def test_float64_inputs_go_through_float32_in_ml_dtypes(name):
-    """The documented caveat: ml_dtypes rounds float64 to float32 first, then to the format."""
-    rng = np.random.default_rng(0)
-    x = rng.normal(size=100_000) * 2.0 ** rng.integers(-20, 20, size=100_000)
-    assert _same(formats.cast(x, name), formats.cast(x.astype(np.float32), name))
-    single = formats.cast(x, "float32").astype(np.float64) != x
-    assert single.sum() > 90_000, "the inputs must need more than float32's precision"
-    assert float(formats.cast(1 + 2**-8 + 2**-30, "bfloat16")) == 1.0  # the docstring's example
+@pytest.mark.parametrize("name", NARROW)
+def test_float64_inputs_are_rounded_once(name):
+    """float64 -> ``name`` is the correctly rounded value, whichever ml_dtypes is installed.
+
+    Through float32 first (ml_dtypes 0.6 and earlier, ``tf.cast``) a double just off a halfway
+    point can go to the other neighbour; :func:`formats.cast` must not.
+    """
+    f = FloatFormat(name)
+    x = _samples(name)
+    x = x[np.isfinite(x) & (np.abs(x) < f.overflow_threshold)]
+    stored = formats.cast(x, f).astype(np.float64)
+    twice = formats.cast(x.astype(np.float32), f).astype(np.float64)
+    differs = stored != twice
+    assert differs.sum() > 100, "the samples must include values that double rounding moves"
+    # where the two disagree, the single rounding is the nearer neighbour (exactly)
+    pairs = zip(x[differs][:300], stored[differs][:300], twice[differs][:300], strict=True)
+    for xi, once, other in pairs:
+        assert abs(Fraction(once) - Fraction(xi)) < abs(Fraction(other) - Fraction(xi))
+    assert float(formats.cast(1 + 2**-8 + 2**-30, "bfloat16")) == 1.0078125  # the docstring's
+    assert float(formats.cast(np.float32(1 + 2**-8 + 2**-30), "bfloat16")) == 1.0
+
+
+@pytest.mark.parametrize("name", NARROW)
+def test_float32_inputs_are_cast_as_ml_dtypes_and_numpy_cast_them(name):
+    """From float32 every library rounds once: mpteach's cast is theirs, bit for bit."""
+    f = FloatFormat(name)
+    x = _samples(name).astype(np.float32)
+    assert _same(formats.cast(x, f), x.astype(f.dtype))
+
+
+def test_round_to_odd_keeps_which_side_of_every_tie():
+    """Inexact: an odd float32 whose two (even) neighbours enclose ``x``; so a second rounding
+    to fewer bits sees on which side of every halfway point ``x`` lies."""
+    rng = np.random.default_rng(1)
+    x = rng.normal(size=50_000) * 2.0 ** rng.integers(-150, 120, size=50_000)
+    x = np.concatenate([x, x.astype(np.float32)])  # and values that float32 holds exactly
+    odd = formats.round_to_odd_float32(x)
+    exact = odd.astype(np.float64) == x
+    assert np.array_equal(odd[exact], x[exact].astype(np.float32))
+    assert exact.sum() >= 50_000 and (~exact).sum() > 40_000
+    inexact, odd = x[~exact], odd[~exact]
+    assert np.all(odd.view(np.uint32) % 2 == 1)
+    below = np.nextafter(odd, np.float32(-np.inf)).astype(np.float64)
+    above = np.nextafter(odd, np.float32(np.inf)).astype(np.float64)
+    assert np.all((below < inexact) & (inexact < above))
 
 
 @pytest.mark.parametrize("name", FORMAT_NAMES[1:])
 def test_overflow_and_underflow_thresholds(name):
     f = FloatFormat(name)
-    near = np.float64 if _rounds_once(name) else np.float32  # what the cast rounds once
-    above, below = (np.nextafter(near(f.overflow_threshold), near(to)) for to in (math.inf, 0))
+    above, below = (np.nextafter(f.overflow_threshold, to) for to in (math.inf, 0))
     assert not math.isfinite(float(formats.cast(above, f)))
     assert float(formats.cast(below, f)) == f.max
     assert float(formats.cast(f.underflow_threshold, f)) == 0.0  # halfway to 0: ties to even
-    tiny = np.nextafter(near(f.underflow_threshold), near(1))
+    tiny = np.nextafter(f.underflow_threshold, 1.0)
     assert float(formats.cast(tiny, f)) == f.smallest_subnormal
     f64 = FloatFormat("float64")  # no float64 input can overflow or flush in float64
     assert (f64.underflow_threshold, f64.overflow_threshold) == (0.0, math.inf)

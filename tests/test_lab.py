@@ -26,6 +26,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+pytestmark = pytest.mark.browser
 sys.path.insert(0, str(ROOT / "tools"))
 import browser  # noqa: E402
 

@@ -214,6 +214,7 @@ def site_file(page, href: str) -> Path:
 
 
 @pytest.mark.slow
+@pytest.mark.browser
 def test_the_landing_page_offers_every_language_built(context):
     page, problems = open_page(context, "/index.html")
     links = page.locator("a.language")
@@ -229,6 +230,7 @@ def test_the_landing_page_offers_every_language_built(context):
 
 
 @pytest.mark.slow
+@pytest.mark.browser
 @pytest.mark.parametrize(("lang", "chapter"), PAGES, ids=[f"{la}/{c}" for la, c in PAGES])
 def test_a_chapter_page_shows_its_maths_figures_widgets_and_launch_links(context, lang, chapter):
     page, problems = open_page(context, f"/{lang}/{chapter}.html")
@@ -296,6 +298,7 @@ def switches() -> list[tuple[str, str, str]]:
 
 
 @pytest.mark.slow
+@pytest.mark.browser
 @pytest.mark.parametrize(("lang", "other", "chapter"), switches())
 def test_the_language_switcher_reaches_the_same_chapter(context, lang, other, chapter):
     page, problems = open_page(context, f"/{lang}/{chapter}.html")
@@ -326,6 +329,7 @@ def pages_with(widget: str) -> list:
 
 
 @pytest.mark.slow
+@pytest.mark.browser
 @pytest.mark.parametrize(("lang", "chapter"), pages_with("RangeChart"))
 def test_the_range_chart_follows_its_controls_with_no_kernel(context, lang, chapter):
     """Type, slide and mistype: the chart's statuses are Python's for that number, in the
@@ -370,6 +374,7 @@ def test_the_range_chart_follows_its_controls_with_no_kernel(context, lang, chap
 
 
 @pytest.mark.slow
+@pytest.mark.browser
 @pytest.mark.parametrize(("lang", "chapter"), pages_with("FloatExplorer"))
 def test_the_float_explorer_follows_its_controls_with_no_kernel(context, lang, chapter):
     """Type, step by one ULP, flip a bit, saturate and mistype: every row shows what
@@ -421,6 +426,7 @@ def test_the_float_explorer_follows_its_controls_with_no_kernel(context, lang, c
 
 
 @pytest.mark.slow
+@pytest.mark.browser
 @pytest.mark.parametrize(("lang", "chapter"), pages_with("LossScaleDynamics"))
 def test_the_loss_scale_dynamics_follow_their_controls_with_no_kernel(context, lang, chapter):
     """Pick each preset, move each slider, fix the scale: the summary, the title, the skipped
@@ -493,6 +499,7 @@ def test_the_loss_scale_dynamics_follow_their_controls_with_no_kernel(context, l
 
 
 @pytest.mark.slow
+@pytest.mark.browser
 @pytest.mark.parametrize(("lang", "chapter"), pages_with("SpeedupExplorer"))
 def test_the_speedup_explorer_follows_its_controls_with_no_kernel(context, lang, chapter):
     """Pick each recorded result, workload and set of types, and published groups: the bars
@@ -560,6 +567,7 @@ def test_the_speedup_explorer_follows_its_controls_with_no_kernel(context, lang,
 
 
 @pytest.mark.slow
+@pytest.mark.browser
 @pytest.mark.parametrize(("lang", "chapter"), pages_with("GradientUnderflow"))
 def test_the_gradient_underflow_follows_its_controls_with_no_kernel(context, lang, chapter):
     """Slide the loss scale and pick each format: the summary, title, legend and the totals of

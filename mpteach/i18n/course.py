@@ -16,15 +16,27 @@ MESSAGES = {
         "ru": "Запуск в локальном ядре Jupyter",
     },
     "course.no_tensorflow": {
-        "en": "TensorFlow is not installed in this runtime (Colab's TPU runtimes have none). "
-        "Run `%pip install tensorflow` or switch to a CPU/GPU runtime; recorded results are shown instead.",
-        "zh": "此运行时没有安装 TensorFlow（Colab 的 TPU 运行时不带 TensorFlow）。"
-        "请运行 `%pip install tensorflow` 或切换到 CPU/GPU 运行时；本章将改为展示已记录的结果。",
-        "es": "Este entorno no tiene TensorFlow instalado (los entornos TPU de Colab no lo incluyen). "
-        "Ejecuta `%pip install tensorflow` o cambia a un entorno CPU/GPU; se mostrarán resultados registrados.",
-        "ko": "이 런타임에는 TensorFlow가 설치되어 있지 않습니다(Colab TPU 런타임에는 없습니다). "
-        "`%pip install tensorflow`를 실행하거나 CPU/GPU 런타임으로 바꾸세요. 대신 기록된 결과를 보여 줍니다.",
-        "ru": "В этой среде не установлен TensorFlow (в TPU-средах Colab его нет). Выполните `%pip install tensorflow` или переключитесь на среду с CPU/GPU; вместо этого будут показаны записанные результаты.",
+        "en": "No TensorFlow in this runtime (Colab's TPU runtimes have none): the cells that use it stop "
+        "with “No module named 'tensorflow'”, while the float formats, the loss-scale simulator, the recorded "
+        "results and the widgets built on them still run. To run every cell, switch to a CPU or GPU runtime; "
+        "installing TensorFlow here would conflict with the runtime's JAX packages.",
+        "zh": "此运行时没有 TensorFlow（Colab 的 TPU 运行时都没有）：用到它的单元格会因“No module named "
+        "'tensorflow'”而停止；浮点格式、损失缩放模拟器、已记录的结果以及基于它们的小部件仍可运行。"
+        "要运行全部单元格，请切换到 CPU 或 GPU 运行时；在这里安装 TensorFlow 会与运行时自带的 JAX 软件包冲突。",
+        "es": "Este entorno no tiene TensorFlow (los entornos TPU de Colab no lo incluyen): las celdas que lo usan "
+        "se detienen con «No module named 'tensorflow'», mientras que los formatos de coma flotante, el simulador "
+        "del escalado de la pérdida, los resultados registrados y los widgets basados en ellos siguen funcionando. "
+        "Para ejecutar todas las celdas, cambia a un entorno CPU o GPU; instalar TensorFlow aquí entraría en "
+        "conflicto con los paquetes de JAX del entorno.",
+        "ko": "이 런타임에는 TensorFlow가 없습니다(Colab TPU 런타임에는 모두 없습니다). TensorFlow를 쓰는 셀은 "
+        "“No module named 'tensorflow'” 오류로 멈추지만, 부동소수점 형식, 손실 스케일링 시뮬레이터, 기록된 결과와 "
+        "이를 바탕으로 한 위젯은 그대로 실행됩니다. 모든 셀을 실행하려면 CPU 또는 GPU 런타임으로 바꾸세요. "
+        "여기에 TensorFlow를 설치하면 런타임의 JAX 패키지와 충돌합니다.",
+        "ru": "В этой среде нет TensorFlow (в TPU-средах Colab его нет): ячейки, которые его используют, "
+        "останавливаются с ошибкой «No module named 'tensorflow'», а форматы чисел с плавающей точкой, симулятор "
+        "масштабирования потерь, записанные результаты и виджеты на их основе продолжают работать. Чтобы "
+        "выполнить все ячейки, переключитесь на среду с CPU или GPU; установка TensorFlow здесь приведёт к "
+        "конфликту с пакетами JAX этой среды.",
     },
     "course.general.cpu": {
         "en": "No GPU or TPU here: every example runs on the CPU. Results are the same; speed differs by hardware.",

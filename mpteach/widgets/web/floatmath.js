@@ -81,9 +81,7 @@ export function roundTo(x, fmt, saturate = false) {
   if (fmt === "float64") return x;
   if (fmt === "float32") return Math.fround(x);
   if (!Number.isFinite(x)) return f.hasInf ? x : NaN;
-  // ml_dtypes (the reference) casts a double to bfloat16 and the float8s through float32, so a
-  // double just below a tie can round twice; numpy casts to float16 directly.
-  if (fmt !== "float16") x = Math.fround(x);
+  // Rounded once from the double, as mpteach.formats.cast does (not through float32 first).
   const a = Math.abs(x);
   if (a === 0) return x; // keeps the sign of zero
   const emin = 1 - f.bias;
