@@ -2,7 +2,7 @@
 
 >>> from mpteach import course
 >>> course.chapter_note("01", "cpu", "en")  # chapters without a note of their own get the general one
-'No GPU or TPU here: every example runs on the CPU. Results are the same; speed differs by hardware.'
+'No GPU or TPU here: every example runs on the CPU. Dtypes and behaviour are the same on any hardware; speed differs, and so can the last digits of a result.'
 >>> course.chapter_note("01", "fpga")
 Traceback (most recent call last):
 ...

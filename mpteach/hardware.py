@@ -6,8 +6,10 @@ Mixed precision is fast only where the hardware has fast 16-bit matrix units:
   from 8.0 (A100, L4, H100, ...) they also run bfloat16 and TF32 (float32 inputs, rounded
   to a 10-bit mantissa inside the matrix unit, on by default in TensorFlow).
 * TPUs compute in bfloat16 natively.
-* x86 CPUs: AMX-BF16 and AVX512-BF16 speed up bfloat16; AVX512-FP16 and AMX-FP16 speed up
-  float16 matrix products (but see :func:`policy_advice` about TensorFlow's fused float16 kernel).
+* x86 CPUs: AMX-BF16 and AVX512-BF16 speed up bfloat16. AVX512-FP16 and AMX-FP16 could speed up
+  float16, but TensorFlow's float16 matrix products did not gain from them: 0.91 to 1.04 times
+  float32 on our Intel Xeon that has both AVX512-FP16 and AMX (``mpteach/data/results/``), so no
+  CPU counts as fast for float16 here (and see :func:`policy_advice` about its fused kernel).
 
 :func:`detect` reads this from the operating system (``/proc/cpuinfo``, ``nvidia-smi``) without
 importing TensorFlow; it asks TensorFlow (or JAX) only when it is already imported or when told to,
@@ -29,6 +31,7 @@ from __future__ import annotations
 
 import os
 import platform
+import re
 import shutil
 import subprocess
 import sys
@@ -60,6 +63,8 @@ class GPUInfo:
     True
     >>> GPUInfo("Tesla P100-PCIE-16GB", (6, 0)).has_tensor_cores
     False
+    >>> GPUInfo("NVIDIA GeForce GTX 1660 SUPER", (7, 5)).has_tensor_cores  # TU116: none
+    False
     """
 
     name: str
@@ -67,8 +72,11 @@ class GPUInfo:
 
     @property
     def has_tensor_cores(self) -> bool:
-        """Tensor Cores for float16 (compute capability 7.0 and later)."""
-        return self.compute_capability is not None and self.compute_capability >= (7, 0)
+        """Tensor Cores for float16: compute capability 7.0 and later, except the GeForce GTX 16xx
+        (TU116/TU117 chips, compute capability 7.5 but no Tensor Cores)."""
+        if self.compute_capability is None or self.compute_capability < (7, 0):
+            return False
+        return re.search(r"GTX\s*16\d\d", self.name) is None
 
     @property
     def has_tf32(self) -> bool:
@@ -375,8 +383,8 @@ def is_fast(dtype: str, info: HardwareInfo | None = None) -> bool:
     """Whether ``dtype`` compute (``'float16'``/``'bfloat16'``, or a ``mixed_`` policy name)
     is faster than float32 on the device that runs the model.
 
-    For float16 on a CPU this is about the raw matrix units; TensorFlow's fused float16
-    kernel can still make whole models slow there (see :func:`policy_advice`).
+    float16 on a CPU is never fast here: even with AVX512-FP16, TensorFlow's float16 matrix
+    products ran at 0.91 to 1.04 times float32 (the recorded Intel Xeon results).
 
     >>> is_fast("mixed_bfloat16", HardwareInfo(tpu=True))
     True
@@ -394,14 +402,22 @@ def is_fast(dtype: str, info: HardwareInfo | None = None) -> bool:
         return gpu.has_tensor_cores if dtype == "float16" else gpu.has_tf32
     if dtype == "bfloat16":
         return info.has_amx_bf16 or info.has_avx512_bf16
-    return info.has_avx512_fp16 or info.has_amx_fp16
+    return False  # measured: no float16 gain on CPUs, AVX512-FP16 included (see above)
 
 
 def float16_fusion_risk(info: HardwareInfo | None = None) -> bool:
-    """True where float16 runs on a CPU: there TensorFlow's graph optimizer (Grappler's
-    remapper) fuses MatMul+BiasAdd into a float16 kernel that can be hundreds of times slower
-    than float32. :mod:`mpteach.bench` measures it and explains the work-arounds."""
-    return (info or detect()).device == "cpu"
+    """True where TensorFlow's graph optimizer (Grappler's remapper) may fuse MatMul+BiasAdd into
+    a slow float16 kernel: a CPU, except the AMD EPYC CPUs, where it was measured harmless.
+
+    Recorded (``python -m mpteach.bench probe``, ``mpteach/data/results/``): the fused kernel ran
+    74 times slower than float32 on our Intel Xeon, and 1.0 to 1.2 times on both AMD EPYC CPUs.
+    A CPU not measured is treated as at risk; the probe measures it.
+
+    >>> float16_fusion_risk(profile("intel-amx")), float16_fusion_risk(profile("amd-avx2"))
+    (True, False)
+    """
+    info = info or detect()
+    return info.device == "cpu" and "AMD EPYC" not in info.cpu_model
 
 
 def best_policy(info: HardwareInfo | None = None) -> str:
@@ -412,7 +428,10 @@ def best_policy(info: HardwareInfo | None = None) -> str:
     there the advice is ``mixed_bfloat16``: the same matrix units, float32's range, and no loss
     scaling to get wrong (no overflow, no skipped steps). ``mixed_float16`` runs on them too and
     keeps 3 more mantissa bits, for a model that needs them. Older Tensor Cores (7.x) run float16
-    only; GPUs without them (before 7.0) gain no faster math, only memory and bandwidth.
+    only. Without Tensor Cores the advice is float32: on a P100 (6.0) float16 arithmetic has twice
+    the float32 rate, but TensorFlow's float16 matrix kernels accumulate in float32 and so run at
+    the float32 rate; GTX 10xx cards (6.1) have very slow float16 arithmetic; the GTX 16xx (7.5)
+    have no Tensor Cores. Memory and bandwidth can still gain a little: measure.
 
     >>> best_policy(HardwareInfo(gpus=(GPUInfo("NVIDIA A100-SXM4-40GB", (8, 0)),)))
     'mixed_bfloat16'

@@ -21,11 +21,12 @@ rm -rf "$VENV"
 "$PY" -m venv "$VENV"
 pip() { "$VENV/bin/python" -m pip "$@" 2>&1 | grep -v -E "^WARNING: Location .* is ignored" || true; }
 pip install --quiet -c scripts/colab-default.txt pip  # Colab's pip too
-# jupyterlab_widgets 1.x: ipywidgets 7's JupyterLab front end, standing in for Colab's own in the
-# browser test (tests/test_lab.py); pip would otherwise pick 3.x, which cannot draw 7.x widgets.
+# JupyterLab with jupyterlab_widgets 1.x (ipywidgets 7's Lab front end) stands in for Colab's own
+# front end in the browser test (tests/test_lab.py); neither is in Colab's list, and pip would
+# otherwise pick jupyterlab_widgets 3.x, which cannot draw 7.x widgets.
 pip install --quiet -c scripts/colab-default.txt \
   tensorflow keras numpy ml_dtypes ipywidgets matplotlib scikit-learn ipython ipykernel jupyter_client \
-  'jupyterlab_widgets>=1.1,<2' pytest pytest-xdist hypothesis nbval nbformat nbclient pyyaml
+  jupyterlab 'jupyterlab_widgets>=1.1,<2' pytest pytest-xdist hypothesis nbval nbformat nbclient pyyaml
 # Every package that Colab pins must be at Colab's version (a constraint pip could not meet fails here).
 "$VENV/bin/python" - <<'PY'
 import re, sys

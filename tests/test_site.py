@@ -11,6 +11,7 @@ launch buttons open this very notebook in Colab and Binder.
 
 from __future__ import annotations
 
+import contextlib
 import doctest
 import json
 import sys
@@ -164,24 +165,38 @@ def site() -> Path:
 
 
 @pytest.fixture(scope="module")
-def context(site):
-    """A browser context on the served site; any request elsewhere is blocked (and so fails)."""
+def served(site):
+    """The site served on localhost, and one Chromium for every context of this module."""
     from playwright.sync_api import sync_playwright
 
     with browser.serve(site) as base, sync_playwright() as p:
         chromium = browser.launch(p)
-        context = chromium.new_context(base_url=base, viewport={"width": 1280, "height": 900})
-        context.set_default_timeout(TIMEOUT_MS)
-
-        def local_only(route):
-            if route.request.url.startswith(base):
-                route.continue_()
-            else:
-                route.abort("blockedbyclient")
-
-        context.route("**/*", local_only)
-        yield context
+        yield base, chromium
         chromium.close()
+
+
+@contextlib.contextmanager
+def site_context(served, viewport: dict):
+    """A browser context on the served site; any request elsewhere is blocked (and so fails)."""
+    base, chromium = served
+    context = chromium.new_context(base_url=base, viewport=viewport)
+    context.set_default_timeout(TIMEOUT_MS)
+
+    def local_only(route):
+        if route.request.url.startswith(base):
+            route.continue_()
+        else:
+            route.abort("blockedbyclient")
+
+    context.route("**/*", local_only)
+    yield context
+    context.close()
+
+
+@pytest.fixture(scope="module")
+def context(served):
+    with site_context(served, {"width": 1280, "height": 900}) as desktop:
+        yield desktop
 
 
 def open_page(context, path: str):
@@ -326,6 +341,59 @@ def pages_with(widget: str) -> list:
             for c in notebook(lang, chapter)["cells"]
         )
     ]
+
+
+WIDGETS = {  # each widget's element, and what shows once the browser has drawn it
+    "RangeChart": (".mpteach-rangechart", ".mpteach-status"),
+    "FloatExplorer": (".mpteach-floatexplorer", ".mpteach-badge"),
+    "LossScaleDynamics": (".mpteach-dynamics", ".mpteach-summary"),
+    "SpeedupExplorer": (".mpteach-speedup", ".mpteach-chart svg"),
+    "GradientUnderflow": (".mpteach-underflow", ".mpteach-summary"),
+}
+PHONE = {"width": 390, "height": 844}  # a phone held upright
+OUTSIDE = """(widget) => {
+  const box = widget.getBoundingClientRect(), outside = [];
+  for (const e of widget.querySelectorAll("*")) {
+    const b = e.getBoundingClientRect();
+    if (!b.width || !b.height) continue;
+    let scroller = false;  // inside a box that scrolls or clips on its own
+    for (let p = e.parentElement; p && p !== widget; p = p.parentElement) {
+      if (["auto", "scroll", "hidden"].includes(getComputedStyle(p).overflowX)) { scroller = true; break; }
+    }
+    if (!scroller && (b.left < box.left - 1 || b.right > box.right + 1)) {
+      outside.push(`${e.tagName}.${e.getAttribute("class") || ""} ${Math.round(b.left)}..${Math.round(b.right)}`);
+    }
+  }
+  return {left: box.left, right: box.right, outside: outside.slice(0, 5)};
+}"""
+
+
+@pytest.fixture(scope="module")
+def phone(served):
+    """The site as a phone shows it."""
+    with site_context(served, PHONE) as small:
+        yield small
+
+
+@pytest.mark.slow
+@pytest.mark.browser
+@pytest.mark.parametrize(
+    ("lang", "chapter", "widget"),
+    [
+        pytest.param(*p.values, widget, id=f"{p.id}/{widget}")
+        for widget in WIDGETS
+        for p in pages_with(widget)
+    ],
+)
+def test_every_widget_fits_a_phone_screen(phone, lang, chapter, widget):
+    """At 390 px wide, each widget lies inside the page and nothing of it sticks out (a table
+    that scrolls inside its own box may be wider)."""
+    page, problems, element = open_widget(phone, lang, chapter, *WIDGETS[widget])
+    fit = element.evaluate(OUTSIDE)
+    assert fit["left"] >= 0 and fit["right"] <= PHONE["width"], fit
+    assert fit["outside"] == [], fit
+    assert problems == []
+    page.close()
 
 
 @pytest.mark.slow

@@ -27,6 +27,7 @@ from typing import Any
 from mpteach.i18n import t
 
 SLOW_FACTOR = 3.0  # "slow" when the fused kernel takes this many times longer than unfused
+SLOWER_FACTOR = 1.2  # below SLOW_FACTOR but above this: slower, and the explanation says so
 
 
 @contextlib.contextmanager
@@ -144,9 +145,13 @@ def explain_probe(probe: dict[str, Any], lang: str | None = None) -> str:
     ...          "xla_ms": 0.9, "slowdown": 36.3, "slow": True}
     >>> print(explain_probe(probe, lang="en"))  # doctest: +ELLIPSIS
     TensorFlow has no fast CPU kernel ... 47.20 ms ... 1.30 ms in float32 ... 36 times slower...
+    >>> slower = probe | {"float16_ms": 2.9, "slowdown": 2.2, "slow": False}
+    >>> print(explain_probe(slower, lang="en"))  # doctest: +ELLIPSIS
+    Here the float16 filter gradient of a convolution is 2.2 times slower than in float32: ...
     """
     kinds = {"fusion": "speed.fusion", "conv": "speed.conv"}
     if probe.get("kind") not in kinds:
         raise ValueError(f"probe kind={probe.get('kind')!r}: choose one of 'fusion', 'conv'.")
-    key = f"{kinds[probe['kind']]}_{'slow' if probe['slow'] else 'fine'}"
+    level = "slow" if probe["slow"] else "slower" if probe["slowdown"] > SLOWER_FACTOR else "fine"
+    key = f"{kinds[probe['kind']]}_{level}"
     return t(key, lang, **{k: v for k, v in probe.items() if k not in ("kind", "slow")})

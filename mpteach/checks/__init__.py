@@ -72,6 +72,46 @@ def not_a_number(answer: object) -> Feedback:
     return failed("checks.need_number", actual=type(answer).__name__)
 
 
+LOGITS = ((-2.0, -0.5, 0.0, 1.0, 3.0), (4.0, 1.0, -1.0, 0.5, 2.0))
+"""The logits :func:`softmax_behaviour` feeds a layer: two rows, no two values alike."""
+
+
+def softmax_behaviour(layer: object) -> str:
+    """What ``layer`` computes, judged by its output on :data:`LOGITS`, not by its class.
+
+    ``"softmax"``: the softmax of its inputs, with no weights of its own (``Activation("softmax")``,
+    ``Softmax()``, ``Activation(keras.ops.softmax)``); ``"distribution"``: rows of probabilities
+    that are not the softmax of its inputs (a ``Dense`` with a softmax activation); ``"other"``;
+    ``"error"`` when calling it raises.
+
+    >>> import keras
+    >>> softmax_behaviour(keras.layers.Softmax(dtype="float32"))
+    'softmax'
+    >>> softmax_behaviour(keras.layers.Dense(5, activation="softmax"))
+    'distribution'
+    >>> softmax_behaviour(keras.layers.Activation("relu"))
+    'other'
+    """
+    import keras
+    import numpy as np
+
+    logits = np.array(LOGITS, dtype="float32")
+    try:
+        outputs = np.asarray(keras.ops.convert_to_numpy(layer(logits)), dtype="float64")
+    except Exception:  # the learner's layer: any error means it is not the layer asked for
+        return "error"
+    exact = np.exp(logits - logits.max(axis=-1, keepdims=True))
+    exact = exact / exact.sum(axis=-1, keepdims=True)
+    if outputs.ndim != 2 or not np.all(np.isfinite(outputs)):
+        return "other"
+    # float16 keeps about 3 significant digits, bfloat16 about 2: a tolerance that fits both
+    same = outputs.shape == exact.shape and np.allclose(outputs, exact, rtol=2e-2, atol=2e-3)
+    if same and not layer.weights:
+        return "softmax"
+    rows_of_probabilities = np.all(outputs >= 0) and np.allclose(outputs.sum(axis=-1), 1, atol=2e-2)
+    return "distribution" if rows_of_probabilities else "other"
+
+
 def __getattr__(name: str) -> object:
     """Chapter modules load on first use, so ``mp.checks.ch02.check(...)`` needs no import."""
     if name.startswith("ch") and name[2:].isdigit():

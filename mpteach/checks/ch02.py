@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mpteach.checks import Feedback, failed, passed, unanswered
+from mpteach.checks import Feedback, failed, passed, softmax_behaviour, unanswered
 from mpteach.policy import Policy
 
 POLICIES = ("float16", "mixed_float16", "mixed_bfloat16")
@@ -65,6 +65,8 @@ def float32_layer(answer: Any) -> Feedback:
             "checks.wrong_type", expected="keras.layers.Layer", actual=type(answer).__name__
         )
     compute, variable = policy.compute_dtype, policy.variable_dtype
+    if softmax_behaviour(answer) != "softmax":  # the task asks for the classifier's softmax
+        return failed("checks.not_softmax", layer=type(answer).__name__)
     if compute == "float32" and variable == "float32":
         return passed("checks.ch02.float32_layer_ok")
     if compute in ("float16", "bfloat16") and variable == "float32":
@@ -85,6 +87,11 @@ def modern_global_policy(answer: Any) -> Feedback:
         return failed(
             "checks.wrong_type", expected="keras.DTypePolicy", actual=type(answer).__name__
         )
+    import keras
+
+    current = keras.config.dtype_policy().name
+    if name != current:  # a policy made, but never set as the global one
+        return failed("checks.ch02.global_not_set", name=name, current=current)
     if name == "mixed_float16":
         return passed("checks.ch02.global_ok")
     if name == "float16":

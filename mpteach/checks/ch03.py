@@ -13,6 +13,8 @@ from typing import Any
 
 from mpteach.checks import Feedback, failed, passed, unanswered
 
+NOISE_STDDEV = 0.1
+"""The standard deviation exercise 3 asks for."""
 NOISE_POLICIES = ("mixed_float16", "mixed_bfloat16", "float64")
 
 
@@ -71,11 +73,11 @@ def noise_layer(answer: Any) -> Feedback:
 
     if not (isinstance(answer, type) and issubclass(answer, keras.layers.Layer)):
         return failed("checks.ch03.noise_not_class", actual=type(answer).__name__)
-    inputs = np.ones((2, 3), dtype="float32")
+    inputs = np.ones((200, 50), dtype="float32")  # 10 000 draws: the spread is measured
     for policy in NOISE_POLICIES:
         layer = answer(dtype=policy)
-        try:
-            outputs = layer(inputs)
+        try:  # in training, as fit calls it: keras.layers.GaussianNoise adds noise only then
+            outputs = layer(inputs, training=True)
         except Exception as error:  # the learner's code: any error is the lesson
             return failed("checks.ch03.noise_error", policy=policy, error=type(error).__name__)
         dtype = keras.backend.standardize_dtype(outputs.dtype)
@@ -83,6 +85,10 @@ def noise_layer(answer: Any) -> Feedback:
             return failed(
                 "checks.ch03.noise_dtype", policy=policy, dtype=dtype, compute=layer.compute_dtype
             )
-        if np.array_equal(keras.ops.convert_to_numpy(outputs).astype("float32"), inputs):
+        noise = keras.ops.convert_to_numpy(outputs).astype("float64") - inputs
+        if not np.any(noise):
             return failed("checks.ch03.noise_none", policy=policy)
+        spread = float(np.std(noise))
+        if not NOISE_STDDEV * 0.9 <= spread <= NOISE_STDDEV * 1.1:
+            return failed("checks.ch03.noise_stddev", policy=policy, std=f"{spread:.3g}")
     return passed("checks.ch03.noise_ok")

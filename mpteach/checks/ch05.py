@@ -15,14 +15,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from mpteach.checks import Feedback, failed, passed, unanswered
+from mpteach.checks import Feedback, failed, passed, softmax_behaviour, unanswered
 
 POLICIES = ("mixed_float16", "mixed_bfloat16", "float32")
 """The global policies exercise 2 asks about."""
 
 
 def float32_output(answer: Any) -> Feedback:
-    """Exercise 1: a last layer that computes the softmax, and only the softmax, in float32."""
+    """Exercise 1: a last layer that computes the softmax, and only the softmax, in float32.
+
+    What the layer computes is asked of the layer itself (:func:`softmax_behaviour`), so that
+    ``Softmax(dtype="float32")`` and ``Activation(keras.ops.softmax, dtype="float32")`` pass too.
+    """
     import keras
 
     if (reminder := unanswered(answer)) is not None:
@@ -30,11 +34,12 @@ def float32_output(answer: Any) -> Feedback:
     if not isinstance(answer, keras.layers.Layer):
         return failed("checks.ch05.need_layer", actual=type(answer).__name__)
     policy = answer.dtype_policy
-    if getattr(answer, "activation", None) is not keras.activations.softmax:
-        return failed("checks.ch05.not_softmax", layer=type(answer).__name__)
+    behaviour = softmax_behaviour(answer)
+    if behaviour in ("other", "error"):
+        return failed("checks.not_softmax", layer=type(answer).__name__)
     if policy.compute_dtype != "float32":
         return failed("checks.ch05.not_float32", policy=policy.name, dtype=policy.compute_dtype)
-    if not isinstance(answer, keras.layers.Activation):
+    if behaviour == "distribution":  # a softmax activation on a layer with weights
         return failed("checks.ch05.whole_layer_float32", layer=type(answer).__name__)
     return passed("checks.ch05.output_ok")
 

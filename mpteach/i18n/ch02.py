@@ -141,6 +141,13 @@ MESSAGES = {
         "ko": '전역 정책이 {name!r}입니다. 예전 코드는 "mixed_float16"을 요청했습니다.',
         "ru": 'Глобальная политика — {name!r}; старый код запрашивал "mixed_float16".',
     },
+    "checks.ch02.global_not_set": {
+        "en": 'This is a {name!r} policy, but the global policy is still {current!r}: nothing was set. Set it with keras.config.set_dtype_policy("mixed_float16"), then read it back with keras.config.dtype_policy().',
+        "zh": '这是一个 {name!r} 策略，但全局策略仍然是 {current!r}：什么都没有设置。请用 keras.config.set_dtype_policy("mixed_float16") 设置全局策略，再用 keras.config.dtype_policy() 把它读回来。',
+        "es": 'Esta es una política {name!r}, pero la política global sigue siendo {current!r}: no se ha fijado nada. Fíjala con keras.config.set_dtype_policy("mixed_float16") y vuelve a leerla con keras.config.dtype_policy().',
+        "ko": '이것은 {name!r} 정책이지만 전역 정책은 바뀌지 않았습니다(현재: {current!r}). keras.config.set_dtype_policy("mixed_float16")로 전역 정책을 설정한 다음 keras.config.dtype_policy()로 다시 읽으세요.',
+        "ru": 'Это политика {name!r}, но глобальная политика по-прежнему {current!r}: ничего не установлено. Установите её через keras.config.set_dtype_policy("mixed_float16"), а затем прочитайте через keras.config.dtype_policy().',
+    },
     "out.ch02.col_policy": {
         "en": "policy",
         "zh": "策略",

@@ -104,6 +104,13 @@ MESSAGES = {
         "ko": "{policy!r} 정책에서 출력이 입력과 같습니다. 레이어가 잡음을 더하지 않았습니다.",
         "ru": "С политикой {policy!r} выход равен входу: слой не добавил шума.",
     },
+    "checks.ch03.noise_stddev": {
+        "en": "Under {policy!r} the noise has a standard deviation of about {std}; the task asks for 0.1 (stddev=0.1).",
+        "zh": "在 {policy!r} 下，噪声的标准差约为 {std}；题目要求的是 0.1（stddev=0.1）。",
+        "es": "Con {policy!r} el ruido tiene una desviación típica de unos {std}; la tarea pide 0.1 (stddev=0.1).",
+        "ko": "{policy!r} 정책에서 잡음의 표준편차가 약 {std}입니다. 문제에서 요구하는 값은 0.1(stddev=0.1)입니다.",
+        "ru": "С политикой {policy!r} стандартное отклонение шума около {std}; в задании требуется 0,1 (stddev=0.1).",
+    },
     "checks.ch03.noise_ok": {
         "en": "Right: the noise is made in the compute dtype, so the layer works under every policy.",
         "zh": "正确：噪声按计算 dtype 生成，所以该层在每种策略下都能工作。",

@@ -65,12 +65,40 @@ MESSAGES = {
         "ru": "Верно: ни приведений, ни запросов политики. add_weight и автоприведение делают всё "
         "при любой политике.",
     },
+    "checks.ch04.dense_ok_with_casts": {
+        "en": "Right: inputs @ kernel + bias under every policy. The casts or policy lookups in call are not needed, though: autocasting reads the kernel in the compute dtype and Keras casts the inputs, so call can simply be inputs @ self.kernel + self.bias.",
+        "zh": "正确：在每种策略下都计算了 inputs @ kernel + bias。不过 call 里的类型转换或策略查询并不需要：自动类型转换会以计算 dtype 读取 kernel，Keras 也会转换输入，所以 call 只需写 inputs @ self.kernel + self.bias。",
+        "es": "Correcto: inputs @ kernel + bias con cualquier política. Aun así, las conversiones o consultas de política de call sobran: la conversión automática lee el kernel en el dtype de cálculo y Keras convierte las entradas, así que call puede ser simplemente inputs @ self.kernel + self.bias.",
+        "ko": "정답입니다. 모든 정책에서 inputs @ kernel + bias를 계산합니다. 다만 call 안의 캐스팅이나 정책 조회는 필요 없습니다. 오토캐스팅이 kernel을 연산 dtype으로 읽고 Keras가 입력을 캐스팅하므로, call은 inputs @ self.kernel + self.bias만으로 충분합니다.",
+        "ru": "Верно: inputs @ kernel + bias при любой политике. Но приведения и запросы политики в call не нужны: автоприведение читает kernel в dtype вычислений, а Keras приводит входы, так что call может быть просто inputs @ self.kernel + self.bias.",
+    },
+    "checks.ch04.dense_ok_plain": {
+        "en": "Right: inputs @ kernel + bias, in the compute dtype, under every policy.",
+        "zh": "正确：在每种策略下都以计算 dtype 计算了 inputs @ kernel + bias。",
+        "es": "Correcto: inputs @ kernel + bias, en el dtype de cálculo, con cualquier política.",
+        "ko": "정답입니다. 모든 정책에서 연산 dtype으로 inputs @ kernel + bias를 계산합니다.",
+        "ru": "Верно: inputs @ kernel + bias в dtype вычислений при любой политике.",
+    },
     "checks.ch04.rms_overflow": {
         "en": "Under {policy!r} an input of 300 gave {value} instead of 1. 300² = 90000 is above 65504, float16's largest value: compute the mean of squares in float32, then cast back.",
         "zh": "在 {policy!r} 下输入 300 得到了 {value}，而不是 1。300² = 90000 超过了 float16 的最大值 65504：请用 float32 计算平方的均值，再转换回来。",
         "es": "Con {policy!r} una entrada de 300 dio {value} en vez de 1. 300² = 90 000 supera 65 504, el mayor valor de float16: calcula la media de los cuadrados en float32 y luego vuelve a convertir el resultado.",
         "ko": "{policy!r} 정책에서 입력 300에 대한 출력이 1이 아니라 {value}입니다. 300² = 90,000은 float16의 최댓값 65,504보다 큽니다. 제곱의 평균을 float32로 계산한 뒤 연산 dtype으로 되돌리세요.",
         "ru": "С политикой {policy!r} вход 300 дал {value} вместо 1. 300² = 90 000 больше 65 504 — наибольшего числа float16: считайте среднее квадратов в float32, затем приводите обратно.",
+    },
+    "checks.ch04.rms_values": {
+        "en": "Under {policy!r} the row [1, -2, 3, -4] gave {got} instead of {expected}: divide the inputs by their root mean square, sqrt(mean(x²)) over the last axis.",
+        "zh": "在 {policy!r} 下，行 [1, -2, 3, -4] 得到了 {got}，而不是 {expected}：请把输入除以它们的均方根，即沿最后一个轴计算的 sqrt(mean(x²))。",
+        "es": "Con {policy!r} la fila [1, -2, 3, -4] dio {got} en vez de {expected}: divide las entradas por su raíz cuadrática media, sqrt(mean(x²)) sobre el último eje.",
+        "ko": "{policy!r} 정책에서 행 [1, -2, 3, -4]의 출력: {got}(기댓값: {expected}). 입력을 마지막 축에 대한 제곱평균제곱근, 즉 sqrt(mean(x²)) 값으로 나누세요.",
+        "ru": "С политикой {policy!r} строка [1, -2, 3, -4] дала {got} вместо {expected}: разделите входы на их среднеквадратичное значение, sqrt(mean(x²)) по последней оси.",
+    },
+    "checks.ch04.rms_shape": {
+        "en": "The output has the shape {shape}; a normalization keeps the shape of its inputs, (2, 4) here.",
+        "zh": "输出的形状是 {shape}；归一化层的输出应与输入形状相同，这里是 (2, 4)。",
+        "es": "La salida tiene la forma {shape}; una normalización conserva la forma de sus entradas, aquí (2, 4).",
+        "ko": "출력의 형태: {shape}. 정규화는 입력의 형태를 그대로 유지해야 하며, 여기서는 (2, 4)입니다.",
+        "ru": "Выход имеет форму {shape}; нормализация сохраняет форму входа, здесь (2, 4).",
     },
     "checks.ch04.rms_ok": {
         "en": "Right: the sensitive part runs in float32 and the output is back in the compute dtype, "

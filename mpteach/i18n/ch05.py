@@ -29,13 +29,6 @@ MESSAGES = {
         "ko": "keras.layers.Activation(...) 같은 Keras 레이어가 필요하지만 답의 타입은 {actual}입니다.",
         "ru": "Ожидался слой Keras, например keras.layers.Activation(...), а ответ имеет тип {actual}.",
     },
-    "checks.ch05.not_softmax": {
-        "en": 'This {layer} does not apply a softmax. The model\'s last step turns logits into probabilities: use the "softmax" activation.',
-        "zh": '这个 {layer} 没有做 softmax。模型的最后一步要把 logits 变成概率：请使用 "softmax" 激活函数。',
-        "es": 'Esta capa {layer} no aplica una softmax. El último paso del modelo convierte logits en probabilidades: usa la activación "softmax".',
-        "ko": '이 {layer} 레이어는 softmax를 적용하지 않습니다. 모델의 마지막 단계는 로짓을 확률로 바꿔야 하므로 "softmax" 활성화를 사용하세요.',
-        "ru": 'Этот {layer} не применяет softmax. Последний шаг модели превращает логиты в вероятности: используйте активацию "softmax".',
-    },
     "checks.ch05.not_float32": {
         "en": 'This layer\'s policy is {policy}, so the softmax runs in {dtype} and the model outputs {dtype}. Pass dtype="float32" to the layer.',
         "zh": '这个层的策略是 {policy}，所以 softmax 以 {dtype} 运行，模型输出也是 {dtype}。请给这个层传入 dtype="float32"。',

@@ -9,11 +9,11 @@ MESSAGES = {
         "ru": "GPU здесь нет: float16 выполняется на CPU, а переполнение и антипереполнение возникают так же, как на GPU, поэтому все результаты масштабирования потерь в этой главе такие же, как на GPU.",
     },
     "course.ch06.gpu": {
-        "en": "A GPU is available: this is where mixed_float16 and loss scaling are used in practice. The results of this chapter are the same as on a CPU.",
-        "zh": "检测到 GPU：mixed_float16 和损失缩放在实践中正是用在这里。本章的结果与 CPU 上相同。",
-        "es": "Hay una GPU disponible: es en las GPU donde se usan en la práctica mixed_float16 y el escalado de la pérdida. Los resultados de este capítulo son los mismos que en CPU.",
-        "ko": "GPU를 사용할 수 있습니다. 실제로 mixed_float16과 손실 스케일링을 쓰는 곳이 바로 GPU입니다. 이 장의 결과는 CPU에서와 같습니다.",
-        "ru": "Доступен GPU: именно здесь на практике применяют mixed_float16 и масштабирование потерь. Результаты этой главы те же, что и на CPU.",
+        "en": "A GPU is available: this is where mixed_float16 and loss scaling are used in practice. This chapter's dtypes, overflows and skipped steps are the same as on a CPU; the last digits of its losses can differ (from Ampere on, float32 matrix products use TF32 by default).",
+        "zh": "检测到 GPU：mixed_float16 和损失缩放在实践中正是用在这里。本章的 dtype、溢出和被跳过的步与 CPU 上相同；损失值的最后几位数字可能不同（从 Ampere 开始，float32 矩阵乘法默认使用 TF32）。",
+        "es": "Hay una GPU disponible: es en las GPU donde se usan en la práctica mixed_float16 y el escalado de la pérdida. Los dtypes, los desbordamientos y los pasos omitidos de este capítulo son los mismos que en CPU; las últimas cifras de sus pérdidas pueden cambiar (desde Ampere, los productos de matrices en float32 usan TF32 por defecto).",
+        "ko": "GPU를 사용할 수 있습니다. 실제로 mixed_float16과 손실 스케일링을 쓰는 곳이 바로 GPU입니다. 이 장의 dtype, 오버플로, 건너뛴 스텝은 CPU에서와 같지만, 손실 값의 마지막 몇 자리는 다를 수 있습니다(Ampere부터 float32 행렬 곱이 기본으로 TF32를 씁니다).",
+        "ru": "Доступен GPU: именно здесь на практике применяют mixed_float16 и масштабирование потерь. Типы данных, переполнения и пропущенные шаги этой главы те же, что и на CPU; последние цифры значений функции потерь могут отличаться (начиная с Ampere матричные произведения в float32 по умолчанию используют TF32).",
     },
     "course.ch06.tpu": {
         "en": "A TPU runtime: TPUs use bfloat16, whose range equals float32's, so they need no loss scaling. This chapter's float16 examples run on the host CPU.",
@@ -159,7 +159,7 @@ MESSAGES = {
         "en": "Right: {grad} × {answer} = {product} is a normal float16 (the smallest normal is {normal}), and {half} would not be enough. 2**15 is also Keras's default initial scale.",
         "zh": "正确：{grad} × {answer} = {product} 是一个正规的 float16 数（最小正规数是 {normal}），而 {half} 不够。2**15 也正是 Keras 默认的初始缩放因子。",
         "es": "Correcto: {grad} × {answer} = {product} es un float16 normal (el menor normal es {normal}), y {half} no bastaría. 2**15 es también la escala inicial por defecto de Keras.",
-        "ko": "정답입니다. {grad} × {answer}의 결과({product})는 정규 float16 수이고(가장 작은 정규 수는 {normal}), {half}만으로는 부족합니다. 2**15는 Keras의 기본 초기 스케일이기도 합니다.",
+        "ko": "정답입니다. {grad} × {answer}의 결과({product})는 정규 float16 수이고(가장 작은 정규 수는 {normal}), {half}만으로는 부족합니다. 2**15은 Keras의 기본 초기 스케일이기도 합니다.",
         "ru": "Верно: {grad} × {answer} = {product} — нормализованное число float16 (наименьшее нормализованное — {normal}), а {half} было бы мало. 2**15 — это и начальный масштаб Keras по умолчанию.",
     },
     "checks.ch06.after_ok": {

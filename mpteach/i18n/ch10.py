@@ -136,6 +136,13 @@ MESSAGES = {
         "ko": "정답입니다. 평균 그래디언트에 대한 일반 SGD와 같은 업데이트를 한 번만 했고, 마이크로배치가 오버플로되었을 때는 업데이트 전체를 건너뛰고 스케일이 {half}까지 내려갔습니다.",
         "ru": "Верно: одно обновление, равное шагу обычного SGD по среднему градиенту, а когда в микробатче произошло переполнение, всё обновление было пропущено и масштаб упал до {half}.",
     },
+    "checks.ch10.acc_one_tape_ok": {
+        "en": "Right, in one GradientTape: the loss averaged over all micro-batches and scaled once gives one update equal to plain SGD on the mean gradient. With the average taken before scaling, nothing overflowed even with the huge micro-batch, so there was nothing to skip. Accumulating by hand, one tape per micro-batch, is what you need when the micro-batches do not fit in memory together.",
+        "zh": "正确，而且只用了一个 GradientTape：对所有微批次的损失取平均并只缩放一次，得到的一次更新与对平均梯度做普通 SGD 相同。由于在缩放之前先取了平均，即使有那个巨大的微批次也没有溢出，所以没有需要跳过的更新。当各个微批次无法同时放进内存时，才需要每个微批次一个 tape 地手工累积。",
+        "es": "Correcto, con un solo GradientTape: la pérdida promediada sobre todos los microlotes y escalada una vez da una actualización igual a la de SGD simple sobre el gradiente medio. Como el promedio se toma antes de escalar, nada se desbordó ni siquiera con el microlote enorme, así que no había nada que omitir. Acumular a mano, con un tape por microlote, es lo que necesitas cuando los microlotes no caben juntos en memoria.",
+        "ko": "정답입니다. 하나의 GradientTape으로 모든 마이크로배치의 손실을 평균 내고 한 번만 스케일링해서, 평균 그래디언트에 대한 일반 SGD와 같은 업데이트를 한 번 했습니다. 스케일링 전에 평균을 냈기 때문에 아주 큰 마이크로배치가 있어도 오버플로가 일어나지 않았고, 건너뛸 업데이트도 없었습니다. 마이크로배치마다 tape을 하나씩 쓰는 수동 누적은 마이크로배치들이 한꺼번에 메모리에 들어가지 않을 때 필요합니다.",
+        "ru": "Верно, с одной лентой GradientTape: функция потерь, усреднённая по всем микробатчам и отмасштабированная один раз, даёт одно обновление, равное шагу обычного SGD по среднему градиенту. Так как среднее берётся до масштабирования, переполнения не было даже с огромным микробатчем, и пропускать было нечего. Накопление вручную, по ленте на микробатч, нужно, когда микробатчи не помещаются в память вместе.",
+    },
     # exercise 3: the capstone
     "checks.ch10.capstone_build_raised": {
         "en": "build_model() raised an error: {error}",

@@ -22,4 +22,11 @@ MESSAGES = {
         "ko": "숫자(예: 1000.0 또는 2**-8)가 필요하지만 답의 타입은 {actual}입니다.",
         "ru": "Ожидалось число (например, 1000.0 или 2**-8), а ответ имеет тип {actual}.",
     },
+    "checks.not_softmax": {
+        "en": 'This {layer} does not apply a softmax. The model\'s last step turns logits into probabilities: use the "softmax" activation.',
+        "zh": '这个 {layer} 没有做 softmax。模型的最后一步要把 logits 变成概率：请使用 "softmax" 激活函数。',
+        "es": 'Esta capa {layer} no aplica una softmax. El último paso del modelo convierte logits en probabilidades: usa la activación "softmax".',
+        "ko": '이 {layer} 레이어는 softmax를 적용하지 않습니다. 모델의 마지막 단계는 로짓을 확률로 바꿔야 하므로 "softmax" 활성화를 사용하세요.',
+        "ru": 'Этот {layer} не применяет softmax. Последний шаг модели превращает логиты в вероятности: используйте активацию "softmax".',
+    },
 }
