@@ -64,16 +64,31 @@ class Layer(tf.Module):
         cast_inputs: str | None = None,
     ) -> None:
         super().__init__(name=name)
-        if isinstance(dtype, policies.PolicyMap):
-            self.dtype_policy = dtype[self.name]
-        else:
-            self.dtype_policy = policies.get(dtype)
+        self.dtype_policy = dtype
         self.autocast = autocast
         if cast_inputs is not None:
             self.cast_inputs = cast_inputs
         if self.cast_inputs not in CAST_INPUTS:
             raise ValueError(f"cast_inputs must be 'all' or 'first'; got {self.cast_inputs!r}.")
         self.built = False
+
+    @property
+    def dtype_policy(self) -> policies.Policy:
+        """The layer's policy; assigning a name, a Policy or a PolicyMap converts it, as in Keras.
+
+        >>> layer = Layer(name="head")
+        >>> layer.dtype_policy = "mixed_bfloat16"
+        >>> layer.dtype_policy, layer.compute_dtype
+        (<Policy "mixed_bfloat16">, 'bfloat16')
+        """
+        return self._dtype_policy
+
+    @dtype_policy.setter
+    def dtype_policy(self, value: policies.Policy | policies.PolicyMap | str | None) -> None:
+        if isinstance(value, policies.PolicyMap):
+            self._dtype_policy = value[self.name]
+        else:
+            self._dtype_policy = policies.get(value)
 
     @property
     def compute_dtype(self) -> str:

@@ -100,6 +100,16 @@ class Policy:
         """The dtype in which a layer creates (stores) its variables."""
         return self._variable_dtype
 
+    @property
+    def quantization_mode(self) -> None:
+        """``None``: a float policy quantizes nothing (Keras's quantized policies, made by
+        ``model.quantize(...)``, say ``'int8'``, ``'float8'``, ...; chapter 09).
+
+        >>> Policy("mixed_float16").quantization_mode is None
+        True
+        """
+        return None
+
     def get_config(self) -> dict[str, Any]:
         return {"name": self._name}
 

@@ -46,7 +46,7 @@ on_exit() {
   local status=$?
   if [ -n "${stage_name:-}" ]; then echo "   ($stage_name: $((SECONDS - stage_start)) s)"; fi
   if [ "$status" != 0 ] && [ -x "$PY" ]; then
-    echo "== test.sh $tier failed in '${stage_name:-setup}'; what moved since the last passing set:"
+    echo "== test.sh $tier failed in '${stage_name:-setup}'; packages of $VENV against the last passing set:"
     "$PY" tools/versions.py diff || true
   fi
   echo "== test.sh $tier: $((SECONDS - started)) s in all"

@@ -320,3 +320,16 @@ def test_bad_dtype():
 def test_layer_without_call():
     with pytest.raises(NotImplementedError, match="Layer must define call"):
         mp.Layer()(tf.ones(1))
+
+
+@pytest.mark.parametrize("policy", ["mixed_bfloat16", "float64"])
+def test_assigning_a_policy_name_converts_it_as_keras_does(policy):
+    """Keras's own layer_test does ``layer.dtype_policy = "mixed_bfloat16"``; the name becomes a
+    policy, so compute_dtype and variable_dtype follow."""
+    ours, theirs = mp.layers.Dense(2), keras.layers.Dense(2)
+    ours.dtype_policy = theirs.dtype_policy = policy
+    assert (ours.dtype_policy.name, ours.compute_dtype, ours.variable_dtype) == (
+        theirs.dtype_policy.name,
+        theirs.compute_dtype,
+        theirs.variable_dtype,
+    )

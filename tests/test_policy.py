@@ -348,3 +348,9 @@ def test_default_policy_cannot_be_a_map_like_keras():
     assert keras_error(keras.dtype_policies.DTypePolicyMap, inner) is ValueError
     with pytest.raises(ValueError, match="default_policy cannot be a PolicyMap"):
         PolicyMap(PolicyMap())
+
+
+@pytest.mark.parametrize("name", POLICY_NAMES)
+def test_a_float_policy_has_no_quantization_mode_as_in_keras(name):
+    keras = pytest.importorskip("keras")
+    assert Policy(name).quantization_mode is None is keras.DTypePolicy(name).quantization_mode
