@@ -430,8 +430,9 @@ def best_policy(info: HardwareInfo | None = None) -> str:
     keeps 3 more mantissa bits, for a model that needs them. Older Tensor Cores (7.x) run float16
     only. Without Tensor Cores the advice is float32: on a P100 (6.0) float16 arithmetic has twice
     the float32 rate, but TensorFlow's float16 matrix kernels accumulate in float32 and so run at
-    the float32 rate; GTX 10xx cards (6.1) have very slow float16 arithmetic; the GTX 16xx (7.5)
-    have no Tensor Cores. Memory and bandwidth can still gain a little: measure.
+    the float32 rate (TensorFlow passes float32 as cuBLAS's compute type: tensorflow/tensorflow#15585);
+    GTX 10xx cards (6.1) have very slow float16 arithmetic; the GTX 16xx (7.5) have no Tensor
+    Cores (tensorflow/tensorflow#44191). Memory and bandwidth can still gain a little: measure.
 
     >>> best_policy(HardwareInfo(gpus=(GPUInfo("NVIDIA A100-SXM4-40GB", (8, 0)),)))
     'mixed_bfloat16'
