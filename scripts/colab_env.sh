@@ -28,23 +28,7 @@ pip install --quiet -c scripts/colab-default.txt \
   tensorflow keras numpy ml_dtypes ipywidgets matplotlib scikit-learn ipython ipykernel jupyter_client \
   jupyterlab 'jupyterlab_widgets>=1.1,<2' pytest pytest-xdist hypothesis nbval nbformat nbclient pyyaml
 # Every package that Colab pins must be at Colab's version (a constraint pip could not meet fails here).
-"$VENV/bin/python" - <<'PY'
-import re, sys
-from importlib import metadata
-
-pins = {}
-for line in open("scripts/colab-default.txt", encoding="utf-8"):
-    if not line.startswith("#") and "==" in line:
-        name, version = line.strip().split("==")
-        pins[re.sub(r"[-_.]+", "-", name).lower()] = version
-off = []
-for dist in metadata.distributions():
-    name = re.sub(r"[-_.]+", "-", dist.metadata["Name"]).lower()
-    if name in pins and dist.version != pins[name]:
-        off.append(f"{name} {dist.version} (Colab: {pins[name]})")
-if off:
-    sys.exit("colab_env: not Colab's versions: " + ", ".join(sorted(off)))
-PY
+"$VENV/bin/python" tools/versions.py pinned scripts/colab-default.txt
 before=$("$VENV/bin/python" -m pip freeze 2>/dev/null | sort)
 pip install --quiet .
 after=$("$VENV/bin/python" -m pip freeze 2>/dev/null | grep -v -i "^mpteach" | sort)

@@ -202,3 +202,11 @@ def test_a_one_tape_accumulation_is_right_and_told_why_nothing_was_skipped():
 def test_skipping_only_the_overflowing_micro_batch_is_still_a_partial_update():
     feedback = ch10.accumulate(skip_only_the_bad_micro_batch)
     assert not feedback.passed and feedback.message == i18n.t("checks.ch10.acc_partial")
+
+
+def test_numpy_dtype_types_are_accepted_wherever_a_dtype_is_asked():
+    """One dtype_name for chapters 00, 02 and 03: np.float16 is a class whose .name is no string."""
+    right = {"float16": (np.float16, np.float16), "mixed_float16": (np.float16, np.float32)}
+    right["mixed_bfloat16"] = ("bfloat16", np.float32)
+    assert ch02.policy_dtypes(right).passed
+    assert ch03.read_dtypes(("bfloat16", np.float32)).passed

@@ -6,6 +6,7 @@ This names the packages that moved, so the failure points at its cause:
 
     python tools/versions.py diff [FILE]     # packages whose version differs from FILE
     python tools/versions.py record [FILE]   # write this environment's versions to FILE
+    python tools/versions.py pinned FILE     # fail if an installed package FILE pins is at another version
 
 FILE defaults to ``tests/tested-versions.txt``: the versions of the main environment the last
 time ``bash scripts/test.sh`` passed on a fresh resolve (``bash scripts/test.sh fresh`` records it).
@@ -14,6 +15,8 @@ time ``bash scripts/test.sh`` passed on a fresh resolve (``bash scripts/test.sh 
 ['ml-dtypes 0.6.0 -> 0.7.0']
 >>> changed({"keras": "3.15.1"}, {"jax": "0.10.2"})
 ['jax (new) 0.10.2', 'keras 3.15.1 (gone)']
+>>> off_pins({"numpy": "2.1.3", "pandas": "2.2.3"}, {"numpy": "2.4.6", "keras": "3.13.2"})
+['numpy 2.4.6 (pinned: 2.1.3)']
 """
 
 from __future__ import annotations
@@ -70,9 +73,14 @@ def changed(recorded: dict[str, str], now: dict[str, str]) -> list[str]:
     return lines
 
 
+def off_pins(pins: dict[str, str], now: dict[str, str]) -> list[str]:
+    """The installed packages of ``pins`` at another version (packages not installed are fine)."""
+    return [f"{n} {now[n]} (pinned: {v})" for n, v in sorted(pins.items()) if now.get(n, v) != v]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("command", choices=("diff", "record"))
+    parser.add_argument("command", choices=("diff", "record", "pinned"))
     parser.add_argument("file", nargs="?", type=Path, default=DEFAULT)
     args = parser.parse_args(argv)
     if args.command == "record":
@@ -80,6 +88,11 @@ def main(argv: list[str] | None = None) -> int:
         args.file.write_text(HEADER + "\n".join(lines) + "\n", encoding="utf-8")
         print(f"recorded {len(lines)} packages in {args.file}")
         return 0
+    if args.command == "pinned":
+        off = off_pins(read(args.file), installed())
+        if off:
+            print(f"not the versions {args.file.name} pins: " + ", ".join(off))
+        return 1 if off else 0
     if not args.file.exists():
         print(f"no record of tested versions at {args.file}")
         return 0

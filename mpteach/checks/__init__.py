@@ -72,6 +72,27 @@ def not_a_number(answer: object) -> Feedback:
     return failed("checks.need_number", actual=type(answer).__name__)
 
 
+def dtype_name(value: object) -> object:
+    """A dtype's name from ``"float32"``, ``np.float32``, ``np.dtype(...)`` or ``tf.float32``;
+    anything else unchanged.
+
+    >>> import numpy as np
+    >>> [dtype_name(a) for a in ("float32", np.float32, np.dtype("float16"), 3)]
+    ['float32', 'float32', 'float16', 3]
+    """
+    import numpy as np
+
+    name = getattr(value, "name", None)  # tf.float32, np.dtype
+    if isinstance(name, str):
+        return name
+    if isinstance(value, type):  # np.float32, whose .name is no string
+        try:
+            return np.dtype(value).name
+        except TypeError:
+            return value
+    return value
+
+
 LOGITS = ((-2.0, -0.5, 0.0, 1.0, 3.0), (4.0, 1.0, -1.0, 0.5, 2.0))
 """The logits :func:`softmax_behaviour` feeds a layer: two rows, no two values alike."""
 

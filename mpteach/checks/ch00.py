@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from mpteach import hardware, i18n
-from mpteach.checks import Feedback, failed, passed, unanswered
+from mpteach.checks import Feedback, dtype_name, failed, passed, unanswered
 from mpteach.policy import POLICY_NAMES, Policy
 
 MIXED = "mixed_float16"
@@ -37,27 +37,6 @@ EXAMPLE_HARDWARE = {
 
 ACTIVATIONS = 50_000_000
 """Exercise 3: this many activation values, stored in float16 instead of float32."""
-
-
-def dtype_name(answer: Any) -> str:
-    """A dtype's name from a string, ``np.float32``, ``np.dtype(...)``, ``tf.float32`` or a
-    ``keras`` dtype; anything else as ``str(answer)``.
-
-    >>> import numpy as np
-    >>> [dtype_name(a) for a in ("float32", np.float32, np.dtype("float16"), 3)]
-    ['float32', 'float32', 'float16', '3']
-    """
-    import numpy as np
-
-    name = getattr(answer, "name", None)  # tf.float32, np.dtype
-    if isinstance(name, str):
-        return name
-    if isinstance(answer, type):  # np.float32 (whose .name is no string)
-        try:
-            return np.dtype(answer).name
-        except TypeError:
-            return answer.__name__
-    return str(answer)
 
 
 def variable_dtype(answer: Any) -> Feedback:

@@ -13,15 +13,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from mpteach.checks import Feedback, failed, passed, softmax_behaviour, unanswered
+from mpteach.checks import Feedback, dtype_name, failed, passed, softmax_behaviour, unanswered
 from mpteach.policy import Policy
 
 POLICIES = ("float16", "mixed_float16", "mixed_bfloat16")
-
-
-def _dtype_name(value: Any) -> Any:
-    """'float16' for 'float16', tf.float16 or np.float16; anything else unchanged."""
-    return getattr(value, "name", value)
 
 
 def policy_dtypes(answer: Any) -> Feedback:
@@ -36,7 +31,7 @@ def policy_dtypes(answer: Any) -> Feedback:
         pair = answer[name]
         if not isinstance(pair, tuple | list) or len(pair) != 2:
             return failed("checks.ch02.policy_not_pair", name=name, value=pair)
-        compute, variable = (_dtype_name(d) for d in pair)
+        compute, variable = (dtype_name(d) for d in pair)
         policy = Policy(name)
         mixed = policy.compute_dtype != policy.variable_dtype
         if mixed and (variable, compute) == (policy.compute_dtype, policy.variable_dtype):

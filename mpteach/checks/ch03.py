@@ -11,21 +11,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from mpteach.checks import Feedback, failed, passed, unanswered
+from mpteach.checks import Feedback, dtype_name, failed, passed, unanswered
 
 NOISE_STDDEV = 0.1
 """The standard deviation exercise 3 asks for."""
 NOISE_POLICIES = ("mixed_float16", "mixed_bfloat16", "float64")
 
 
-def _dtype_name(value: Any) -> Any:
-    """'float16' for 'float16', tf.float16 or np.float16; anything else unchanged."""
-    return getattr(value, "name", value)
-
-
 def _pair(answer: Any) -> tuple[Any, Any] | None:
     if isinstance(answer, tuple | list) and len(answer) == 2:
-        return _dtype_name(answer[0]), _dtype_name(answer[1])
+        return dtype_name(answer[0]), dtype_name(answer[1])
     return None
 
 

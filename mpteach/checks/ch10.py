@@ -193,13 +193,12 @@ def accumulate(step: object) -> Feedback:
         return failed("checks.ch10.acc_raised", error=f"{type(error).__name__}: {error}")
     if not np.all(np.isfinite(update)):
         return failed("checks.ch10.acc_inf_weights")
-    if np.any(update) and not new_scale < ACCUMULATION_SCALE:
-        # No skip. Right if nothing the step scaled overflowed: one tape over the mean loss
-        # scales the average, which stays finite, and makes the full float32 update.
-        if np.allclose(update, _reference_update(overflow=True), rtol=1e-3):
-            return passed("checks.ch10.acc_one_tape_ok")
-        return failed("checks.ch10.acc_partial")
     if np.any(update):
+        # Right only if nothing the step scaled overflowed: one tape over the mean loss scales
+        # the average, which stays finite, and makes the full float32 update without a skip.
+        unskipped = not new_scale < ACCUMULATION_SCALE
+        if unskipped and np.allclose(update, _reference_update(overflow=True), rtol=1e-3):
+            return passed("checks.ch10.acc_one_tape_ok")
         return failed("checks.ch10.acc_partial")
     if not new_scale < ACCUMULATION_SCALE:
         return failed("checks.ch10.acc_scale_kept", scale=scale)
