@@ -10,6 +10,9 @@ Sources, both under the Apache License 2.0:
 * keras-io (https://github.com/keras-team/keras-io), Copyright the Keras authors;
 * keras-hub (https://github.com/keras-team/keras-hub), Copyright the KerasHub authors.
 
+Whole models with their own ``train_step`` (GANs, a diffusion model, a speech Transformer that
+takes a dictionary batch, PixelCNN) are in ``tests/public_gallery_training.py``.
+
 What is *true* of each entry is not written here from reading the code: ``tests/
 test_public_gallery.py`` establishes it by running the entry under float32 and both mixed
 policies (a float32 twin with the same weights, the training branch, a training step) and
@@ -25,6 +28,7 @@ from typing import Any
 
 import keras
 import numpy as np
+import public_gallery_training as training
 import tensorflow as tf
 from keras import layers, ops
 
@@ -830,6 +834,24 @@ LAYERS: dict[str, PublicLayer] = {
     "hub.LlamaLayerNorm": PublicLayer(
         _hub("models/llama/llama_layernorm.py"), LlamaLayerNorm, lambda: _normal(4, 8, scale=300.0)
     ),
+    "pixelcnn.PixelConvLayer (mask A)": PublicLayer(
+        training.PIXELCNN_SOURCE,
+        lambda: training.PixelConvLayer(
+            mask_type="A", filters=8, kernel_size=7, activation="relu", padding="same"
+        ),
+        lambda: (np.random.default_rng(0).uniform(0, 1, (2, 8, 8, 1)) > 0.67).astype("float32"),
+        ("update-lost",),
+        ("rounded-variable-update",),
+    ),  # fmt: skip
+    "pixelcnn.PixelConvLayer (mask B)": PublicLayer(
+        training.PIXELCNN_SOURCE,
+        lambda: training.PixelConvLayer(
+            mask_type="B", filters=4, kernel_size=3, activation="relu", padding="same"
+        ),
+        lambda: _normal(2, 8, 8, 8),
+        ("update-lost",),
+        ("rounded-variable-update",),
+    ),  # fmt: skip
 }
 
 MODELS: dict[str, PublicModel] = {
@@ -845,7 +867,62 @@ MODELS: dict[str, PublicModel] = {
         VAE_SOURCE, vae_model, vae_batch, ("update-shrinks",), ("unscaled-train-step",)
     ),
     "text.TextClassifier": PublicModel(
-        TEXT, text_model, text_batch, ("diverges",), ("float-indices",), ("diverges",)
+        TEXT,
+        text_model,
+        text_batch,
+        ("diverges", "update-frozen"),  # the gradients land on other embedding rows
+        ("float-indices",),
+        ("diverges", "update-frozen"),
     ),
     "mlp.MLPMixer": PublicModel(MLP, mixer_model, mixer_batch),
+    # custom train_steps (tests/public_gallery_training.py)
+    "asr.Transformer": PublicModel(
+        training.ASR_SOURCE,
+        training.transformer_asr_model,
+        training.transformer_asr_batch,  # a dictionary: {"source": ..., "target": ...}
+        ("update-shrinks",),
+        ("unscaled-train-step",),
+    ),  # fmt: skip
+    "cyclegan.CycleGan": PublicModel(
+        training.CYCLEGAN_SOURCE,
+        training.cyclegan_model,
+        training.cyclegan_batch,
+        ("update-frozen",),
+        ("unscaled-optimizers",),
+    ),  # fmt: skip
+    "wgan_gp.WGAN": PublicModel(
+        training.WGAN_SOURCE,
+        training.wgan_gp_model,
+        training.wgan_gp_batch,
+        ("training-crash",),
+        ("float32-batch",),
+        ("training-crash",),
+    ),  # fmt: skip
+    "dcgan.GAN": PublicModel(
+        training.DCGAN_SOURCE,
+        training.dcgan_model,
+        training.dcgan_batch,
+        ("training-crash",),
+        ("float32-batch",),
+        ("training-crash",),
+    ),  # fmt: skip
+    "ddim.DiffusionModel": PublicModel(
+        training.DDIM_SOURCE,
+        training.ddim_f32_embedding_normalizer_model,
+        training.ddim_batch,
+        ("training-crash",),
+        ("float32-tensor",),
+        ("training-crash",),
+    ),  # fmt: skip
+    "pixelcnn.PixelCNN": PublicModel(
+        training.PIXELCNN_SOURCE,
+        training.pixelcnn_model,
+        training.pixelcnn_batch,
+        ("update-lost",),
+        ("rounded-variable-update",),
+        ("update-lost",),
+    ),  # fmt: skip
+    "cait.LayerScale": PublicModel(
+        training.CAIT_SOURCE, training.cait_layerscale_1e6_model, training.cait_layerscale_batch
+    ),
 }

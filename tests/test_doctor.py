@@ -65,6 +65,10 @@ def test_every_layer_finding_code_has_a_gallery_example():
         "no-loss-scaling",
         "unscaled-train-step",
         "train-step-fails",
+        "unscaled-optimizers",
+        "check-skipped",
+        "float32-batch",
+        "divergence-without-effect",
         "call-time-layer",
         "half-softmax",
         "half-output",
@@ -763,9 +767,10 @@ def test_keras_embedding_given_float_ids_is_not_blamed_because_it_does_not_cast_
     np.testing.assert_array_equal(model(ids).numpy(), rows.astype("float16").astype("float32"))
 
 
-def test_silent_divergence_names_the_layer_and_float32_inside_fixes_it():
+def _positions_model():
+    """Sine positions computed in float16 over 4096 steps, then a Dense layer."""
     with _policy("mixed_float16"):
-        model = keras.Sequential(
+        return keras.Sequential(
             [
                 keras.Input((4096, 8)),
                 gallery.SinePositionsHalf(name="positions"),
@@ -774,6 +779,10 @@ def test_silent_divergence_names_the_layer_and_float32_inside_fixes_it():
             ],
             name="seq",
         )
+
+
+def test_silent_divergence_names_the_layer_and_float32_inside_fixes_it():
+    model = _positions_model()
     report = check_model(model, sample_batch=gallery._long_sequence(), hardware=T4)
     assert report.codes == ("numeric-divergence",), str(report)
     assert report[0].path == model.get_layer("positions").path
@@ -928,14 +937,19 @@ def test_merging_paths_does_not_repeat_them():
 class Agreement(keras.metrics.Metric):
     """A custom metric that multiplies float32 labels by the predictions as they come."""
 
-    def __init__(self, cast=False, **kwargs):
+    def __init__(self, cast=False, smooth=False, weigh=False, **kwargs):
         super().__init__(**kwargs)
-        self.cast = cast
+        self.cast, self.smooth, self.weigh = cast, smooth, weigh
         self.total = self.add_variable(shape=(), initializer="zeros", name="total")
 
     def update_state(self, y_true, y_pred, sample_weight=None):
         if self.cast:
             y_pred = tf.cast(y_pred, y_true.dtype)
+        if self.smooth:  # a float32 tensor computed here, no longer the batch's own
+            y_true = 0.9 * y_true + 0.1 / 16
+        if self.weigh:  # the float32 operand is made on the failing line: nothing to name
+            self.total.assign_add(tf.reduce_sum(tf.ones_like(y_pred, dtype="float32") * y_pred))
+            return
         self.total.assign_add(tf.reduce_sum(y_true * y_pred))
 
     def result(self):
@@ -944,23 +958,35 @@ class Agreement(keras.metrics.Metric):
 
 def test_a_training_step_that_fails_outside_any_layer_is_reported_with_its_line():
     x, y = _x(8, 32), np.eye(16, dtype="float32")[:8]
-    for cast, expected in [(False, ("train-step-fails",)), (True, ())]:
+    cases = [
+        (Agreement(), ("float32-batch",)),  # the labels of the batch meet the 16-bit outputs
+        (Agreement(smooth=True), ("float32-tensor",)),  # a tensor the metric computed
+        (Agreement(weigh=True), ("train-step-fails",)),
+        (Agreement(cast=True), ()),
+    ]
+    for metric, expected in cases:
         with _policy("mixed_float16"):
             model = gallery.classifier(softmax_dtype=None)
-        model.compile("adam", keras.losses.MeanSquaredError(), metrics=[Agreement(cast)])
+        model.compile("adam", keras.losses.MeanSquaredError(), metrics=[metric])
         report = check_model(model, sample_batch=(x, y), hardware=A100)
         assert report.codes == expected, str(report)
+    (batch,) = check_model(_agreeing_classifier(), sample_batch=(x, y), hardware=A100)
+    assert batch.values["names"] == ("y_true",) and batch.values["half"] == ("y_pred",)
     plain = gallery.classifier(softmax_dtype=None)  # float32: the same metric works
     plain.compile("adam", keras.losses.MeanSquaredError(), metrics=[Agreement()])
     assert check_model(plain, sample_batch=(x, y), hardware=A100).ok
 
 
-def test_the_training_step_failure_names_the_metric_line():
+def _agreeing_classifier():
     with _policy("mixed_float16"):
         model = gallery.classifier(softmax_dtype=None)
     model.compile("adam", keras.losses.MeanSquaredError(), metrics=[Agreement()])
+    return model
+
+
+def test_the_training_step_failure_names_the_metric_line():
     x, y = _x(8, 32), np.eye(16, dtype="float32")[:8]
-    (finding,) = check_model(model, sample_batch=(x, y), hardware=A100)
+    (finding,) = check_model(_agreeing_classifier(), sample_batch=(x, y), hardware=A100)
     assert finding.phase == "training" and finding.values["compute"] == "float16"
     assert finding.source[0].startswith("Agreement.update_state:")
     assert finding.source[0].endswith("self.total.assign_add(tf.reduce_sum(y_true * y_pred))")
@@ -1045,3 +1071,288 @@ def test_training_step_check_ends_when_a_layer_widens_its_output():
     x, y = np.ones((8, 4), "float32"), np.zeros((8, 2), "float32")
     report = check_model(model, sample_batch=(x, y), hardware=T4)
     assert "uncast-tensor-creation" in report.codes
+
+
+# --- whole models: structured batches, several optimizers, what a divergence changes, crashes
+
+
+class Seq2Seq(keras.Model):
+    """A train_step that takes a dictionary apart and calls the model on a list of its parts
+    (as keras-io's speech Transformer does); it never scales the loss."""
+
+    def __init__(self, scale_loss=False, **kwargs):
+        super().__init__(**kwargs)
+        self.scale = scale_loss
+        self.encoder = keras.layers.Dense(16, activation="relu")
+        self.decoder = keras.layers.Dense(16)
+
+    def call(self, inputs):
+        source, target = inputs
+        return self.decoder(self.encoder(source) + self.encoder(target))
+
+    def train_step(self, batch):
+        source, target = batch["source"], batch["target"]
+        with tf.GradientTape() as tape:
+            preds = self([source, target])
+            loss = self.compute_loss(None, batch["labels"], preds)
+            if self.scale:
+                loss = self.optimizer.scale_loss(loss)
+        grads = tape.gradient(loss, self.trainable_variables)
+        self.optimizer.apply_gradients(zip(grads, self.trainable_variables, strict=True))
+        return {"loss": loss}
+
+
+def _seq2seq(scale_loss):
+    with _policy("mixed_float16"):
+        model = Seq2Seq(scale_loss, name="seq2seq")
+        model.compile("adam", keras.losses.SparseCategoricalCrossentropy(from_logits=True))
+    rng = np.random.default_rng(0)
+    batch = {
+        "source": rng.standard_normal((8, 8)).astype("float32"),
+        "target": rng.standard_normal((8, 8)).astype("float32"),
+        "labels": rng.integers(0, 16, 8),
+    }
+    return model, batch
+
+
+@pytest.mark.filterwarnings("ignore:.*unbuilt state:UserWarning", "ignore:`build\\(\\)` was called")
+def test_a_dictionary_batch_is_checked_in_training_and_the_skipped_call_is_a_note():
+    model, batch = _seq2seq(scale_loss=False)
+    report = check_model(model, sample_batch=batch, hardware=A100)
+    assert report.codes == ("unscaled-train-step", "check-skipped"), str(report)
+    skipped = report[1]
+    assert skipped.severity == "info" and "ValueError" in skipped.values["error"]
+    assert skipped.what().startswith("Not checked: the model's call on the x of sample_batch")
+    model, batch = _seq2seq(scale_loss=True)
+    assert check_model(model, sample_batch=batch, hardware=A100).ok
+    model((batch["source"], batch["target"]))  # the model is built: the call works on a tuple
+    report = check_model(model, sample_batch=((batch["source"], batch["target"]),), hardware=A100)
+    assert report.ok and "check-skipped" not in report.codes, str(report)
+
+
+@pytest.mark.filterwarnings("ignore:.*unbuilt state:UserWarning")
+def test_a_batch_that_fits_neither_call_nor_train_step_is_still_refused():
+    model, batch = _seq2seq(scale_loss=True)
+    del batch["target"]
+    with pytest.raises(ValueError, match=r"cannot be called on sample_batch"):
+        check_model(model, sample_batch=batch, hardware=A100)
+
+
+class TwoOptimizerGAN(keras.Model):
+    """A GAN whose custom compile keeps its own optimizers (in a list, or as attributes)."""
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        dense = keras.layers.Dense
+        self.g = keras.Sequential([keras.Input((4,)), dense(8, activation="relu"), dense(8)])
+        self.d = keras.Sequential(
+            [keras.Input((8,)), dense(8, activation="relu"), dense(1, dtype="float32")]
+        )
+
+    def compile(self, g_optimizer, d_optimizer, in_list=False):
+        super().compile()
+        if in_list:
+            self.gan_optimizers = [g_optimizer, d_optimizer]
+        else:
+            self.g_optimizer, self.d_optimizer = g_optimizer, d_optimizer
+
+    def _optimizers(self):
+        if hasattr(self, "gan_optimizers"):
+            return self.gan_optimizers
+        return self.g_optimizer, self.d_optimizer
+
+    def train_step(self, real):
+        g_optimizer, d_optimizer = self._optimizers()
+        scaled = isinstance(g_optimizer, keras.optimizers.LossScaleOptimizer)
+        z = keras.random.normal((8, 4), seed=1)
+        with tf.GradientTape() as tape:
+            d_loss = tf.reduce_mean(self.d(self.g(z))) - tf.reduce_mean(self.d(real))
+            d_scaled = d_optimizer.scale_loss(d_loss) if scaled else d_loss
+        grads = tape.gradient(d_scaled, self.d.trainable_weights)
+        d_optimizer.apply_gradients(zip(grads, self.d.trainable_weights, strict=True))
+        with tf.GradientTape() as tape:
+            g_loss = -tf.reduce_mean(self.d(self.g(z))) * 1e-7
+            g_scaled = g_optimizer.scale_loss(g_loss) if scaled else g_loss
+        grads = tape.gradient(g_scaled, self.g.trainable_weights)
+        g_optimizer.apply_gradients(zip(grads, self.g.trainable_weights, strict=True))
+        return {"d_loss": d_loss}
+
+
+@pytest.mark.parametrize("in_list", [False, True])
+def test_each_optimizer_of_a_train_step_is_checked_and_compared_with_float32(in_list):
+    real = _x(8, 8)
+    with _policy("mixed_float16"):
+        gan = TwoOptimizerGAN(name="gan")
+    gan.compile(keras.optimizers.SGD(0.1), keras.optimizers.SGD(0.1), in_list=in_list)
+    weights = [w.numpy() for w in gan.weights]
+    report = check_model(gan, sample_batch=real, hardware=A100)
+    assert "unscaled-optimizers" in report.codes, str(report)
+    (finding,) = [f for f in report if f.code == "unscaled-optimizers"]
+    names = (
+        ("gan_optimizers[0]", "gan_optimizers[1]") if in_list else ("g_optimizer", "d_optimizer")
+    )
+    assert {name.split(" ")[0] for name in finding.values["optimizers"]} == set(names)
+    assert all(name.endswith(" (SGD)") for name in finding.values["optimizers"])
+    # the generator's loss is tiny: most of its gradients underflow in float16 and stay put
+    assert float(finding.values["percent"].rstrip("%")) > 10
+    assert all(np.array_equal(w.numpy(), v) for w, v in zip(gan.weights, weights, strict=True))
+    lso = keras.optimizers.LossScaleOptimizer
+    with _policy("mixed_float16"):
+        wrapped = TwoOptimizerGAN(name="gan")
+    wrapped.compile(lso(keras.optimizers.SGD(0.1)), lso(keras.optimizers.SGD(0.1)), in_list)
+    assert "unscaled-optimizers" not in check_model(wrapped, sample_batch=real, hardware=A100).codes
+    with _policy("mixed_bfloat16"):  # bfloat16 needs no scaling
+        plain = TwoOptimizerGAN(name="gan")
+    plain.compile(keras.optimizers.SGD(0.1), keras.optimizers.SGD(0.1), in_list)
+    assert "unscaled-optimizers" not in check_model(plain, sample_batch=real, hardware=A100).codes
+
+
+class LayerScale(keras.layers.Layer):
+    """A learnable per-channel scale started tiny (CaiT, ConvNeXt): the branch it scales is
+    about 1e-6 at initialisation, below float16's normal range."""
+
+    def __init__(self, init_values, **kwargs):
+        super().__init__(**kwargs)
+        self.init_values = init_values
+
+    def build(self, input_shape):
+        init = keras.initializers.Constant(self.init_values)
+        self.gamma = self.add_weight(shape=(input_shape[-1],), initializer=init)
+
+    def call(self, x):
+        return x * self.gamma
+
+
+def _scaled_residual():
+    with _policy("mixed_float16"):
+        inputs = keras.Input((16,))
+        x = keras.layers.Dense(16)(inputs)
+        branch = keras.layers.Dense(16, activation="gelu")(x)
+        branch = keras.layers.Dense(16, name="after_scale")(LayerScale(1e-6)(branch))
+        x = keras.layers.Add()([x, branch])
+        outputs = keras.layers.Activation("softmax", dtype="float32")(keras.layers.Dense(16)(x))
+        model = keras.Model(inputs, outputs, name="scaled")
+    model.compile("adam", "sparse_categorical_crossentropy")
+    return model
+
+
+def test_a_divergence_that_does_not_reach_the_loss_or_the_gradients_is_a_note():
+    batch = (_x(8, 16), np.arange(8) % 16)
+    report = check_model(_scaled_residual(), sample_batch=batch, hardware=A100)
+    assert report.ok, str(report)
+    notes = [f for f in report if f.code == "divergence-without-effect"]
+    assert notes and all(f.severity == "info" for f in notes)
+    assert any(f.path.endswith("after_scale") for f in notes), str(report)
+    text = notes[0].what()
+    assert "On this batch, the loss differs from float32's by" in text
+
+
+def test_a_divergence_that_changes_training_says_by_how_much():
+    model = _positions_model()
+    (finding,) = check_model(model, sample_batch=gallery._long_sequence(), hardware=A100)
+    assert finding.code == "numeric-divergence"
+    assert "the model's outputs differ from float32's by" in finding.what()  # no labels given
+    phrase = dict(finding.values["effect"].values)
+    assert float(phrase["change"].rstrip("%")) > 10 and float(phrase["gradients"].rstrip("%")) > 10
+
+
+class NoisySchedule(keras.Model):
+    """A diffusion-style train_step: a float32 schedule held by the model, or the float32
+    batch, meets the network's 16-bit prediction."""
+
+    def __init__(self, mistake, **kwargs):
+        super().__init__(**kwargs)
+        self.mistake = mistake
+        dense = keras.layers.Dense
+        self.network = keras.Sequential([keras.Input((8,)), dense(8, activation="relu"), dense(8)])
+        self.rates = tf.constant(np.linspace(0.01, 0.99, 10), dtype=tf.float32)
+
+    def train_step(self, images):
+        with tf.GradientTape() as tape:
+            pred_noise = self.network(images)
+            if self.mistake == "schedule":
+                pred = self.rates[3] * pred_noise
+            elif self.mistake == "batch":
+                pred = images - pred_noise
+            else:
+                pred = self.rates[3] * tf.cast(pred_noise, "float32")
+            loss = tf.reduce_mean(tf.square(tf.cast(pred, "float32") - images))
+            scaled = self.optimizer.scale_loss(loss)
+        grads = tape.gradient(scaled, self.trainable_weights)
+        self.optimizer.apply_gradients(zip(grads, self.trainable_weights, strict=True))
+        return {"loss": loss}
+
+
+@pytest.mark.parametrize(
+    ("mistake", "code", "names"),
+    [("schedule", "float32-tensor", ("self.rates",)), ("batch", "float32-batch", ("images",))],
+)
+def test_a_crash_in_training_is_told_by_where_the_float32_operand_comes_from(mistake, code, names):
+    with _policy("mixed_float16"):
+        model = NoisySchedule(mistake, name="diffusion")
+    model.compile("adam")
+    report = check_model(model, sample_batch=_x(8, 8), hardware=A100)
+    errors = [f for f in report if f.severity == "error"]
+    assert [f.code for f in errors] == [code], str(report)
+    assert errors[0].values["names"] == names and errors[0].values["half"] == ("pred_noise",)
+    assert errors[0].phase == "training" and errors[0].source[0].startswith("NoisySchedule.")
+    with _policy("mixed_float16"):
+        fixed = NoisySchedule("none", name="diffusion")
+    fixed.compile("adam")
+    assert check_model(fixed, sample_batch=_x(8, 8), hardware=A100).ok
+
+
+def test_a_layer_that_rewrites_its_kernel_through_16_bits_is_found_inside_a_model():
+    with _policy("mixed_float16"):
+        inputs = keras.Input((8,))
+        masked = gallery.MaskedDense(name="masked")(inputs)
+        outputs = keras.layers.Activation("linear", dtype="float32")(masked)
+        model = keras.Model(inputs, outputs, name="pixel")
+    model.compile("adam", "mse")
+    kernel = model.get_layer("masked").kernel
+    before = kernel.numpy()
+    report = check_model(model, sample_batch=(_x(8, 8), _x(8, 8, seed=1)), hardware=A100)
+    assert report.codes == ("rounded-variable-update",), str(report)
+    assert report[0].values["variables"] == ("masked/kernel",)
+    np.testing.assert_array_equal(kernel.numpy(), before)  # the check leaves it as it was
+
+
+class TaggedSGD(keras.optimizers.SGD):
+    """An optimizer that from_config cannot rebuild (its tag is not in its config)."""
+
+    def __init__(self, tag, **kwargs):
+        super().__init__(**kwargs)
+        self.tag = tag
+
+
+def test_an_optimizer_that_cannot_be_copied_is_used_and_left_as_it_was():
+    with _policy("mixed_float16"):
+        model = gallery.classifier(softmax_dtype=None)
+    optimizer = TaggedSGD("mine", momentum=0.9)
+    model.compile(optimizer, "mse", auto_scale_loss=False)
+    batch = (_x(8, 32), np.eye(16, dtype="float32")[:8])
+    weights = [w.numpy() for w in model.weights]
+    report = check_model(model, sample_batch=batch, hardware=A100)
+    assert "no-loss-scaling" in report.codes and "check-skipped" not in report.codes, str(report)
+    assert "apply" not in vars(optimizer) and int(optimizer.iterations) == 0
+    assert all(not np.any(v.numpy()) for v in optimizer.variables if "momentum" in v.path)
+    assert all(np.array_equal(w.numpy(), v) for w, v in zip(model.weights, weights, strict=True))
+
+
+def test_a_part_the_doctor_cannot_run_is_named_and_the_rest_of_the_report_stands(monkeypatch):
+    from mpteach.doctor import model as model_module
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("cannot run here")
+
+    monkeypatch.setattr(model_module, "_training_findings", broken)
+    with _policy("mixed_bfloat16"):
+        model = gallery.classifier(softmax_dtype="float16")
+    model.compile("sgd", "categorical_crossentropy")
+    batch = (_x(8, 32), np.eye(16, dtype="float32")[:8])
+    report = check_model(model, sample_batch=batch, hardware=A100)
+    assert report.codes == ("half-softmax", "check-skipped"), str(report)
+    expected = "Not checked: one training step on sample_batch (RuntimeError: cannot run here)."
+    assert report[1].what() == expected and report[1].severity == "info"
+    for lang in i18n.LANGUAGES:
+        assert report[1].what(lang) and report[1].why(lang) and report[1].fix(lang)

@@ -12,6 +12,8 @@ must be no false alarm and no missed problem.
 
 from __future__ import annotations
 
+import functools
+
 import keras
 import numpy as np
 import public_gallery as gallery
@@ -22,7 +24,7 @@ from mpteach import hardware
 from mpteach.doctor import check_layer, check_model
 from mpteach.doctor.diagnose import keras_policy
 
-pytestmark = pytest.mark.keras
+pytestmark = [pytest.mark.keras, pytest.mark.slow]  # about 3.5 minutes on one core
 
 MIXED = ("mixed_float16", "mixed_bfloat16")
 GPU = hardware.HardwareInfo("AMD EPYC", frozenset(), 8, (hardware.GPUInfo("A100", (8, 0)),))
@@ -60,8 +62,42 @@ def _state(layer):
     return [v for v in layer.weights if not v.trainable and str(v.dtype) == "float32"]
 
 
+# An optimizer-sized nudge of every weight: kept by float32, below half a 16-bit spacing.
+NUDGE = 2.0**-13
+
+
+def _nudge_lost(ours, theirs, call_ours, call_theirs):
+    """Whether ``call`` loses a small update of a weight in 16 bits that float32 keeps: from the
+    same nudged weights, one call each; for some weight, of the values the nudge changed and
+    float32's call keeps, more than half are changed by the 16-bit call."""
+    weights = theirs.get_weights()
+    nudged = [w + NUDGE * np.abs(w) if w.dtype.kind == "f" else w for w in weights]
+    ours.set_weights(nudged)
+    theirs.set_weights(nudged)
+    call_ours()
+    call_theirs()
+    starts = {id(v): (n, w) for v, n, w in zip(theirs.weights, nudged, weights, strict=True)}
+    lost = False
+    for a, b in zip(ours.trainable_weights, theirs.trainable_weights, strict=False):
+        start, before = starts[id(b)]
+        a, b = a.numpy(), b.numpy()
+        if a.shape != b.shape or b.dtype.kind != "f":
+            continue
+        keeps = (b == start) & (start != before)  # nudged, and float32 keeps the nudge
+        if keeps.any() and np.count_nonzero(keeps & (a != b)) > 0.5 * np.count_nonzero(keeps):
+            lost = True
+    theirs.set_weights(weights)
+    return lost
+
+
+def _frozen(update, update32):
+    """The share of the weights that float32's first update moves and this one leaves as is."""
+    moves = update32 != 0
+    return np.count_nonzero(moves & (update == 0)) / max(np.count_nonzero(moves), 1)
+
+
 def layer_truth(entry: gallery.PublicLayer) -> tuple[str, ...]:
-    """What running shows: crash, training-crash, float32-leak, diverges, drift."""
+    """What running shows: crash, training-crash, float32-leak, diverges, drift, update-lost."""
     found = set()
     args = _tensors(entry.inputs())
     with keras_policy("float32"):
@@ -84,6 +120,12 @@ def layer_truth(entry: gallery.PublicLayer) -> tuple[str, ...]:
             expected, again = reference(*args), reference(*args)
             if _error(again, expected) == 0 and _error(layer(*args), expected) > 0.10:
                 found.add("diverges")
+            layer.set_weights(reference.get_weights())
+            calls = functools.partial(layer, *args), functools.partial(reference, *args)
+            if _nudge_lost(layer, reference, *calls):
+                found.add("update-lost")
+            layer.set_weights(start)
+            reference.set_weights(start)
             if not _trains(reference):
                 continue
             try:
@@ -124,9 +166,19 @@ def _train_step(model, batch):
     return update
 
 
+def _calls(model, x):
+    try:
+        model(x)
+    except Exception:
+        return False
+    return True
+
+
 def model_truth(entry: gallery.PublicModel, policy: str) -> tuple[str, ...]:
-    """What running shows: crash, training-crash, diverges (a layer's activations), and
-    update-shrinks / update-grows (the first training step against float32's)."""
+    """What running shows: crash, training-crash, diverges (a layer's activations),
+    update-lost (a call that rounds a small update of the weights away), and update-shrinks /
+    update-grows / update-frozen (the first training step against float32's: its size, and
+    whether a fifth of the weights float32 moves stay put)."""
     found = set()
     batch = entry.batch()
     x = batch[0] if isinstance(batch, tuple) else batch
@@ -136,11 +188,16 @@ def model_truth(entry: gallery.PublicModel, policy: str) -> tuple[str, ...]:
     except Exception:
         return ("crash",)
     twin.set_weights(model.get_weights())
-    if type(model).call is not keras.Model.call:
-        try:
-            model(x)
-        except Exception:
+    # a model whose train_step takes the batch apart may not take the batch's x itself
+    if type(model).call is not keras.Model.call and _calls(twin, x):
+        start = model.get_weights()
+        twin.set_weights(start)
+        if not _calls(model, x):
             found.add("crash")
+        elif _nudge_lost(model, twin, lambda: model(x), lambda: twin(x)):
+            found.add("update-lost")
+        model.set_weights(start)
+        twin.set_weights(start)
         inner = [layer for layer in model.layers if not isinstance(layer, keras.layers.InputLayer)]
         if hasattr(model, "inputs") and model.inputs:
             probe = keras.Model(model.inputs[0], [layer.output for layer in inner])
@@ -162,6 +219,8 @@ def model_truth(entry: gallery.PublicModel, policy: str) -> tuple[str, ...]:
         found.add("update-shrinks")
     elif ratio > 2:
         found.add("update-grows")
+    if _frozen(update, update32) > 0.2:
+        found.add("update-frozen")
     return tuple(sorted(found))
 
 

@@ -16,6 +16,7 @@ is changed only inside :func:`keras_policy`, which restores it.
 
 from __future__ import annotations
 
+import ast
 import functools
 import inspect
 import linecache
@@ -146,11 +147,9 @@ def error_kind(error: BaseException) -> str:
 _LEARNER_OWNERS = (keras.layers.Layer, keras.metrics.Metric, keras.losses.Loss)
 
 
-def failing_frame(error: BaseException) -> tuple[keras.layers.Layer | None, str]:
-    """The innermost method of a learner's layer in the traceback, and ``"Class.method:N: code"``
-    for the innermost method of a learner's layer, metric or loss (a custom metric fails in the
-    training step after the layers are done)."""
-    layer, where = None, ""
+def _learner_frames(error: BaseException) -> Iterator[tuple[Any, Any, int]]:
+    """``(owner, frame, line)`` for each frame of the traceback, outermost first, that runs a
+    method of a learner's layer, metric or loss."""
     tb = error.__traceback__
     while tb is not None:
         frame, filename = tb.tb_frame, tb.tb_frame.f_code.co_filename
@@ -160,11 +159,120 @@ def failing_frame(error: BaseException) -> tuple[keras.layers.Layer | None, str]
             and source.own_classes(type(owner))
             and not filename.startswith(_LIBRARY_DIRS)
         ):
-            code = linecache.getline(filename, tb.tb_lineno).strip()
-            layer = owner if isinstance(owner, keras.layers.Layer) else layer
-            where = f"{type(owner).__name__}.{frame.f_code.co_name}:{tb.tb_lineno}: {code}"
+            yield owner, frame, tb.tb_lineno
         tb = tb.tb_next
+
+
+def failing_frame(error: BaseException) -> tuple[keras.layers.Layer | None, str]:
+    """The innermost method of a learner's layer in the traceback, and ``"Class.method:N: code"``
+    for the innermost method of a learner's layer, metric or loss (a custom metric fails in the
+    training step after the layers are done)."""
+    layer, where = None, ""
+    for owner, frame, line in _learner_frames(error):
+        code = linecache.getline(frame.f_code.co_filename, line).strip()
+        layer = owner if isinstance(owner, keras.layers.Layer) else layer
+        where = f"{type(owner).__name__}.{frame.f_code.co_name}:{line}: {code}"
     return layer, where
+
+
+_OPERAND = re.compile(r"(?<![\w.])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
+
+
+def _operand(frame: Any, name: str) -> Any:
+    """The value a (dotted) name has in ``frame``, or ``None``."""
+    head, *rest = name.split(".")
+    if head not in frame.f_locals:
+        return None
+    value = frame.f_locals[head]
+    for part in rest:
+        try:
+            value = getattr(value, part)
+        except Exception:  # a property that cannot be read here: not an operand we can judge
+            return None
+    return value
+
+
+def _float_dtype(value: Any) -> str | None:
+    """The dtype of a floating tensor or variable. NumPy values and Python numbers do not count:
+    TensorFlow converts them to the dtype of the tensor they meet."""
+    if isinstance(value, tf.Tensor | tf.Variable | keras.Variable):
+        dtype = tf.as_dtype(value.dtype)
+        return dtype.name if dtype.is_floating else None
+    return None
+
+
+def mismatch_operands(error: BaseException, batch: Any = None) -> dict[str, list[str]]:
+    """Where the operands of a dtype mismatch come from, read on the failing line of the
+    learner's code: its 16-bit tensors (``"half"``) and its wider ones by origin, ``"batch"``
+    (a tensor of the batch itself), ``"constant"`` (a tensor the layer or model holds, such as
+    a schedule), ``"variable"`` or ``"tensor"`` (made in the code, from a creation without a
+    dtype or from the others). Empty when the line does not show both sides."""
+    frames = list(_learner_frames(error))
+    if not frames:
+        return {}
+    _, frame, line = frames[-1]
+    code = linecache.getline(frame.f_code.co_filename, line)
+    batch_ids = {id(leaf) for leaf in tf.nest.flatten(batch)} if batch is not None else set()
+
+    def origins(text: str) -> dict[str, list[str]]:
+        found: dict[str, list[str]] = {}
+        for name in dict.fromkeys(_OPERAND.findall(text)):
+            value = _operand(frame, name)
+            dtype = _float_dtype(value)
+            if dtype is None:
+                continue
+            if dtype in HALF_DTYPES:
+                origin = "half"
+            elif id(value) in batch_ids:
+                origin = "batch"
+            elif isinstance(value, tf.Variable | keras.Variable):
+                origin = "variable"
+            elif name.startswith("self."):
+                origin = "constant"
+            else:
+                origin = "tensor"
+            found.setdefault(origin, []).append(name)
+        return found if "half" in found and len(found) > 1 else {}
+
+    # The operation the error names, where the line writes it as an operator (``a * b``):
+    # its own operands, not every name on the line.
+    for expression in _operator_expressions(code, str(error)):
+        found = origins(expression)
+        if found:
+            return found
+    return origins(code)
+
+
+_OPERATORS = {
+    "Mul": ast.Mult,
+    "AddV2": ast.Add,
+    "Add": ast.Add,
+    "Sub": ast.Sub,
+    "RealDiv": ast.Div,
+    "Pow": ast.Pow,
+    "MatMul": ast.MatMult,
+    "BatchMatMulV2": ast.MatMult,
+}
+_FAILED_OP = re.compile(r"cannot compute (\w+) as input|\[Op:(\w+)\]")
+
+
+def _operator_expressions(code: str, message: str) -> list[str]:
+    """The source of each ``left <op> right`` on the line whose operator is the operation the
+    error message names (``Mul`` for ``*``), innermost first."""
+    match = _FAILED_OP.search(message)
+    operator = _OPERATORS.get(next((g for g in match.groups() if g), "")) if match else None
+    if operator is None:
+        return []
+    try:
+        tree = ast.parse(code.strip())
+    except SyntaxError:  # a line of a longer statement
+        return []
+    found = [
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, operator)
+    ]
+    return [ast.unparse(node) for node in reversed(found)]
 
 
 def _autocast_off_attributes(layer: keras.layers.Layer) -> dict[str, keras.Variable]:
@@ -201,6 +309,39 @@ def _succeeds(call: Callable[[], Any]) -> Callable[[], bool]:
     return works
 
 
+def origin_finding(
+    error: BaseException,
+    batch: Any,
+    values: dict[str, Any],
+    where: str,
+    policy: str,
+    lines: tuple[str, ...],
+    phase: str,
+) -> Finding | None:
+    """``float32-batch`` or ``float32-tensor`` when the failing line shows a 16-bit tensor
+    meeting float32 data of the batch, or a float32 tensor the code holds or made outside a
+    layer's ``call`` (:func:`mismatch_operands`)."""
+    operands = mismatch_operands(error, batch)
+    # Outside a layer's call (a train_step, a gradient penalty, a metric), a float32 tensor the
+    # code made is a schedule or noise to bring to the compute dtype, as a held one is; inside
+    # call, one made without a dtype is uncast-tensor-creation.
+    in_call = _learner_frames_end(error) == "call"
+    origins = [("batch", "float32-batch"), ("constant", "float32-tensor")]
+    if not in_call:
+        origins.append(("tensor", "float32-tensor"))
+    for origin, code in origins:
+        if origin in operands:
+            named = values | {"names": tuple(operands[origin]), "half": tuple(operands["half"])}
+            return Finding(code, where, (policy,), named, lines, phase=phase)
+    return None
+
+
+def _learner_frames_end(error: BaseException) -> str:
+    """The name of the innermost learner's method in the traceback (``""`` if none)."""
+    frames = list(_learner_frames(error))
+    return frames[-1][1].f_code.co_name if frames else ""
+
+
 def error_finding(
     error: BaseException,
     *,
@@ -209,12 +350,15 @@ def error_finding(
     policy: str,
     rerun: Callable[[], Any],
     phase: str = "",
+    batch: Any = None,
 ) -> Finding:
     """Turn an exception raised under a mixed ``policy`` into the finding that explains it.
 
     ``layer`` is the layer that was called; the learner's layer found innermost in the
     traceback, if any, is blamed instead. ``rerun`` repeats the call (for the autocast test).
-    ``phase="training"``: it happened only in training.
+    ``phase="training"``: it happened only in training. ``batch``: the data the call was given,
+    so that a float32 tensor of the batch meeting a 16-bit one is told from the other causes
+    of a mismatch (:func:`mismatch_operands`).
     """
     culprit, where = failing_frame(error)
     culprit = culprit or layer
@@ -230,6 +374,9 @@ def error_finding(
             return Finding(
                 "autocast-off-variable", path(culprit), (policy,), values, where_lines, phase=phase
             )
+        found = origin_finding(error, batch, values, path(culprit), policy, where_lines, phase)
+        if found is not None:
+            return found
         creations = source.tensor_creations(type(culprit))
         if creations:
             lines = tuple(creations) + tuple(w for w in where_lines if w not in creations)
@@ -677,12 +824,61 @@ def divergence_finding(
         "compute": compute,
         "error": f"{error:.0%}" if error >= 0.01 else f"{error:.1e}",
         "rounding": f"{UNIT_ROUNDOFF[compute]:.0e}",
+        "effect": "",  # check_model says what it changes in training (a Phrase)
     }
     return Finding("numeric-divergence", path, (policy,), values)
 
 
 def _float32_state(layer: keras.layers.Layer) -> list[keras.Variable]:
     return [v for v in layer.weights if str(v.dtype) == "float32"]
+
+
+# An optimizer-sized change of a weight: far above float32's resolution (2^-24), below half
+# the spacing of float16 (2^-11) and bfloat16 (2^-8) numbers, so that 16 bits round it away.
+NUDGE = 2.0**-13
+
+
+def _nudges_lost(
+    mine: list[keras.Variable],
+    theirs: list[keras.Variable],
+    fixed: list[np.ndarray],
+    run_reference: Callable[[], Any],
+    run_layer: Callable[[], Any],
+    path: Path,
+) -> list[tuple[str, float]]:
+    """For a ``call`` that maps the values it stores to themselves (``kernel * mask``): nudge
+    each value as an optimizer step would, from that fixed point, run both layers once, and
+    report the variables whose nudge float32 keeps and 16 bits round away, with the share lost."""
+    nudged = [f + NUDGE * np.abs(f) for f in fixed]
+
+    def after(variables: list) -> list[np.ndarray]:
+        for v, value in zip(variables, nudged, strict=True):
+            v.assign(value)
+        return [v.numpy() for v in variables]
+
+    try:
+        for v, value in zip(theirs, fixed, strict=True):
+            v.assign(value)
+        run_reference()
+        if not all(np.array_equal(v.numpy(), f) for v, f in zip(theirs, fixed, strict=True)):
+            return []  # not a fixed point: the first comparison judged it
+        after(theirs)
+        run_reference()
+        kept32 = [v.numpy().astype("float64") for v in theirs]
+        after(mine)
+        run_layer()
+        kept16 = [v.numpy().astype("float64") for v in mine]
+    except Exception:
+        return []
+    lost = []
+    for v, f, new32, new16 in zip(mine, fixed, kept32, kept16, strict=True):
+        update = np.linalg.norm(new32 - f)
+        if update == 0 or update < 0.5 * np.linalg.norm(NUDGE * np.abs(f)):
+            continue  # float32 does not keep the nudge either: call overwrites the value
+        share = np.linalg.norm(new16 - new32) / update
+        if share > 0.5:
+            lost.append((path(v), share))
+    return lost
 
 
 def variable_update_findings(
@@ -720,10 +916,10 @@ def variable_update_findings(
 
     try:
         first = updated(theirs, run_reference)
-        if all(np.array_equal(a, b) for a, b in zip(first, start, strict=True)):
-            return []  # call changes no variable: the common case, settled with one call
-        second = updated(theirs, run_reference)
-        ours = updated(mine, run_layer)
+        fixed = all(np.array_equal(a, b) for a, b in zip(first, start, strict=True))
+        # call stores nothing, or stores what was there (the common case: nothing to compare)
+        second = first if fixed else updated(theirs, run_reference)
+        ours = first if fixed else updated(mine, run_layer)
     except Exception:  # the doctor reports failing calls elsewhere
         return []
     finally:
@@ -740,6 +936,12 @@ def variable_update_findings(
         error = np.linalg.norm(new16.astype("float64") - new32)
         if error > DIVERGENCE_FACTOR * u * update and error > 1e-6 * np.linalg.norm(new32):
             lost.append((name, error / update))
+    if not lost:
+        try:
+            lost = _nudges_lost(mine, theirs, first, run_reference, run_layer, path)
+        finally:
+            for v, value in zip(theirs, start, strict=True):
+                v.assign(value)
     if not lost:
         return []
     attribute = lost[0][0].rsplit("/", 1)[-1]

@@ -354,6 +354,33 @@ class RunningRMSHalf(keras.layers.Layer):
         return inputs * ops.rsqrt(self.mean_square + 1e-6)
 
 
+class ScheduleTable(keras.layers.Layer):
+    """Scales its inputs by a fixed float32 table made once (a schedule): Keras casts inputs
+    and variables, not constants, so float16 inputs meet a float32 tensor."""
+
+    def __init__(self, width: int = 8, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.rates = tf.constant(np.linspace(0.1, 1.0, width, dtype="float32"))
+
+    def call(self, inputs: Any) -> Any:
+        return inputs * self.rates
+
+
+class MaskedDense(keras.layers.Layer):
+    """Masks its kernel in ``call`` as PixelCNN's masked convolution does: the kernel is read
+    in the compute dtype, so the product stored back is rounded to 16 bits on every call and a
+    small update to the kernel is lost."""
+
+    def build(self, input_shape: Any) -> None:
+        units = input_shape[-1]
+        self.kernel = self.add_weight(shape=(units, units), initializer="glorot_uniform")
+        self.mask = np.tril(np.ones((units, units), dtype="float32"))
+
+    def call(self, inputs: Any) -> Any:
+        self.kernel.assign(self.kernel * self.mask)
+        return ops.matmul(inputs, self.kernel)
+
+
 # --- the catalogue ------------------------------------------------------------------------------
 
 
@@ -417,6 +444,8 @@ EXAMPLES: dict[str, Example] = {
     "DropPathUncast": Example(DropPathUncast, _x, ("uncast-tensor-creation",)),
     "SinePositionsHalf": Example(SinePositionsHalf, _long_sequence, ("numeric-divergence",)),
     "RunningRMSHalf": Example(RunningRMSHalf, _x, ("rounded-variable-update",)),
+    "MaskedDense": Example(MaskedDense, _x, ("rounded-variable-update",)),
+    "ScheduleTable": Example(ScheduleTable, _x, ("float32-tensor",)),
     "TokenEmbeddingFloatIds": Example(
         TokenEmbedding, lambda: _token_ids("float32"), ("float-indices",)
     ),

@@ -1,18 +1,26 @@
 """``check_model``: a whole model as it is, with its policy, optimizer, loss and hardware.
 
 Unlike :func:`~mpteach.doctor.check_layer`, nothing is rebuilt: the model is run (eagerly,
-``training=False``) on ``sample_batch`` or, for a functional or Sequential model, on a made-up
-batch of its input shape, while each layer's inputs and outputs are recorded. Then:
+``training=False``) on the ``x`` of ``sample_batch`` or, for a functional or Sequential model,
+on a made-up batch of its input shape, while each layer's inputs and outputs are recorded. Then:
 
 * its **float32 twin** -- the same model, the same weights, every 16-bit layer switched to float32
   for the moment -- runs the same batch, and each 16-bit layer is compared with its twin on the
-  twin's inputs, so the report names the layer that diverges (``numeric-divergence``) or that
-  rounds whole numbers used as indices (``float-indices``);
-* with ``sample_batch``, one real **training step** (``model.train_step``, the model's own if it
-  has one) runs with a copy of each optimizer, and every variable is put back afterwards: what
-  fails only in training, and a ``train_step`` that never calls ``scale_loss`` while its
-  optimizer is a ``LossScaleOptimizer``, show up there;
+  twin's inputs, so the report names the layer that diverges (``numeric-divergence``, with what
+  it changes in the loss and the gradients; ``divergence-without-effect`` when it changes
+  neither), that rounds whole numbers used as indices (``float-indices``), or that stores a value
+  rounded to 16 bits in a float32 variable (``rounded-variable-update``);
+* with ``sample_batch`` (``x``, ``(x, y)``, ``(x, y, sample_weight)``, dictionaries inside or
+  as the batch itself, as ``fit`` takes them), one real **training step** (``model.train_step``,
+  the model's own if it has one) runs with a copy of every optimizer the model holds, and every
+  variable is put back afterwards: what fails only in training (named by where its float32
+  operand came from: the batch, or a tensor the code made or keeps), a ``train_step``
+  that never calls ``scale_loss`` while its optimizer is a ``LossScaleOptimizer``, and optimizers
+  that apply float16 gradients without scaling, each compared with its float32 twin's update;
 * inf/NaN checks run only on the learner's own batch, where they say something about real data.
+
+A part the doctor cannot run on the model and batch it was given (a ``call`` that does not take
+the batch's ``x`` because ``train_step`` takes the batch apart) is a ``check-skipped`` note.
 """
 
 from __future__ import annotations
@@ -41,6 +49,7 @@ from mpteach.doctor.diagnose import (
     float_index_values,
     float_leaves,
     numeric_findings,
+    origin_finding,
     output_findings,
     probe_loss,
     recording,
@@ -53,6 +62,7 @@ from mpteach.doctor.diagnose import (
     to_tensors,
     variable_findings,
     variable_path,
+    variable_update_findings,
 )
 from mpteach.doctor.report import Finding, Phrase, Report, check_language
 
@@ -89,6 +99,27 @@ def check_model(
     """
     hw = _check_arguments(model, optimizer, loss, hardware)
     check_language(lang)
+    with _restored(model):
+        findings = _model_findings(model, optimizer, sample_batch, loss, hw)
+    return Report(model.name, findings, (model.dtype_policy.name,), lang)
+
+
+@contextmanager
+def _restored(model: keras.Model) -> Iterator[None]:
+    """Put every variable of the model back as it was: a ``call`` may assign to its own
+    variables (a masked kernel, a running statistic), and the checks run it many times."""
+    saved = [(v, v.numpy()) for v in model.variables] if model.built else []
+    try:
+        yield
+    finally:
+        for variable, value in saved:
+            variable.assign(value)
+
+
+def _model_findings(
+    model: keras.Model, optimizer: Any, sample_batch: Any, loss: Any, hw: Any
+) -> list[Finding]:
+    """Everything :func:`check_model` reports, unsorted."""
     x, y, sample_weight = _unpack(model, sample_batch)
     policy = model.dtype_policy.name
 
@@ -97,10 +128,13 @@ def check_model(
             return obj.path or obj.name
         return variable_path(obj, model, path)
 
+    failure = None
     if _has_call(model):
-        y_pred, seen, findings = _run(model, x, path, policy, given=sample_batch is not None)
+        y_pred, seen, findings, failure = _run(model, x, path, policy)
     else:  # a model that only trains (a custom train_step around sub-models, like a VAE)
         y_pred, seen, findings = None, [], []
+    if failure is not None:
+        findings.append(_skipped_call(model, sample_batch, failure))
     half = compute_dtypes(model) & set(HALF_DTYPES)
     findings += variable_findings(model, path, policy)
     findings += cast_findings(model, path)
@@ -114,23 +148,81 @@ def check_model(
         findings += _output_dtype_findings(model, y_pred, seen, path, policy, upcast)
         findings += _loss_findings(model, loss, y, y_pred, policy)
         if half:
-            findings += _twin_findings(model, x, path, policy)
+
+            def twin() -> list[Finding]:
+                found = _twin_findings(model, x, path, policy)
+                if any(f.code == "numeric-divergence" for f in found):
+                    chosen = (
+                        optimizer if optimizer is not None else getattr(model, "optimizer", None)
+                    )
+                    effect = _divergence_effect(model, loss, x, y, sample_weight, chosen)
+                    found = [_judged(f, effect) for f in found]
+                return found
+
+            findings += _guarded(model, "twin", twin)
         if sample_batch is not None:  # inf/NaN only on real data
-            objective = _objective(model, loss, x, y, sample_weight) or probe_loss
-            forward = functools.partial(model, x, training=False)
-            probe = run_probe(forward, model.trainable_weights, [], path, objective)
-            compute = "/".join(sorted(half)) or "float32"
-            findings += numeric_findings(model.name, policy, compute, None, probe)
+
+            def gradients() -> list[Finding]:
+                objective = _objective(model, loss, x, y, sample_weight) or probe_loss
+                forward = functools.partial(model, x, training=False)
+                probe = run_probe(forward, model.trainable_weights, [], path, objective)
+                compute = "/".join(sorted(half)) or "float32"
+                return numeric_findings(model.name, policy, compute, None, probe)
+
+            findings += _guarded(model, "gradients", gradients)
     if half and sample_batch is not None:
-        findings += _training_findings(model, sample_batch, path, policy)
+        training = functools.partial(_training_findings, model, sample_batch, path, policy, half)
+        findings += _guarded(model, "training", training)
     findings += _optimizer_findings(model, optimizer, half, policy)
     findings += _hardware_findings(model, hw, half, policy)
-    return Report(model.name, findings, (policy,), lang)
+    return findings
 
 
 def _has_call(model: keras.Model) -> bool:
     """Whether the model can be called (a subclassed model may define only ``train_step``)."""
     return type(model).call is not keras.Model.call
+
+
+def _skipped_call(model: keras.Model, sample_batch: Any, failure: BaseException) -> Finding:
+    """``check-skipped`` when the model cannot be called on the batch's ``x`` but trains on the
+    batch in float32 (its ``train_step`` takes the batch apart itself); otherwise the batch
+    does not fit the model at all: a ``ValueError`` that says so."""
+    if sample_batch is None or not _trains_in_float32(model, sample_batch):
+        batch = "sample_batch" if sample_batch is not None else "a batch of its input shape"
+        raise ValueError(
+            f"model {model.name!r} cannot be called on {batch}: {short_message(failure)}"
+        ) from failure
+    values = {"part": Phrase("doctor.part.call"), "error": short_message(failure)}
+    return Finding("check-skipped", model.name, (), values)
+
+
+def _guarded(model: keras.Model, part: str, check: Callable[[], list[Finding]]) -> list[Finding]:
+    """The findings of one part of the check, or, if the doctor cannot run that part on this
+    model (an error of its own, not of the model's precision), a ``check-skipped`` note that
+    names the part and the error: the rest of the report still stands."""
+    try:
+        return check()
+    except Exception as error:
+        values = {"part": Phrase(f"doctor.part.{part}"), "error": short_message(error)}
+        return [Finding("check-skipped", model.name, (), values)]
+
+
+def _trains_in_float32(model: keras.Model, sample_batch: Any) -> bool:
+    """Whether one training step of the model, all in float32, runs on ``sample_batch``."""
+    if not _trains(model):
+        return False
+    with _sandbox(model), _float32_twin(model):
+        try:
+            model.train_step(to_tensors(sample_batch))
+        except Exception:
+            return False
+    return True
+
+
+def _trains(model: keras.Model) -> bool:
+    """Whether something says how the model trains: its own ``train_step``, or ``compile``."""
+    compiled = getattr(model, "compiled", False) and getattr(model, "optimizer", None) is not None
+    return compiled or _custom_train_step(model) is not None
 
 
 def _check_arguments(model: Any, optimizer: Any, loss: Any, hardware: Any) -> Any:
@@ -158,22 +250,26 @@ def _check_arguments(model: Any, optimizer: Any, loss: Any, hardware: Any) -> An
 
 
 def _run(
-    model: keras.Model, x: Any, path: Callable[[Any], str], policy: str, given: bool
-) -> tuple[Any, list[tuple], list[Finding]]:
-    """Call the model once, recording every layer; a dtype error becomes a finding, any other
-    error means the batch does not fit the model (a ``ValueError`` naming it)."""
+    model: keras.Model, x: Any, path: Callable[[Any], str], policy: str
+) -> tuple[Any, list[tuple], list[Finding], BaseException | None]:
+    """Call the model once, recording every layer. A failure that its float32 twin does not
+    have becomes a finding; one the twin has too is returned as the last item: the batch's
+    ``x`` does not fit the model's ``call`` (a model whose ``train_step`` takes a dictionary
+    and calls ``self`` on parts of it, say)."""
     with recording(model) as seen:
         try:
-            return model(x, training=False), seen, []
+            return model(x, training=False), seen, [], None
         except Exception as error:
-            if error_kind(error) == "other" or failing_frame(error)[0] is None:
-                batch = "sample_batch" if given else "a batch of its input shape"
-                raise ValueError(
-                    f"model {model.name!r} cannot be called on {batch}: {short_message(error)}"
-                ) from error
-            rerun = functools.partial(model, x, training=False)
-            finding = error_finding(error, layer=model, path=path, policy=policy, rerun=rerun)
-            return None, seen, [finding]
+            failure = error
+    rerun = functools.partial(model, x, training=False)
+    if error_kind(failure) == "other" or failing_frame(failure)[0] is None:
+        with _float32_twin(model):
+            try:
+                rerun()
+            except Exception:
+                return None, seen, [], failure
+    finding = error_finding(failure, layer=model, path=path, policy=policy, rerun=rerun, batch=x)
+    return None, seen, [finding], None
 
 
 def _unpack(model: keras.Model, sample_batch: Any) -> tuple[Any, Any, Any]:
@@ -226,8 +322,9 @@ def _output_dtype_findings(
 
     ``half-output`` only where it would help: a Keras loss converts the predictions to float32
     before it computes (logits into ``from_logits=True`` cross-entropy, for instance), so a
-    float32 output layer would give it the very same numbers (``loss_upcasts``). A 16-bit
-    softmax is another matter: it was already computed in 16 bits.
+    float32 output layer would give it the very same numbers (``loss_upcasts``); and not where
+    the model's own ``train_step`` decides what its outputs feed. A 16-bit softmax is another
+    matter: it was already computed in 16 bits.
     """
     findings = []
     for output in float_leaves(y_pred):
@@ -240,10 +337,17 @@ def _output_dtype_findings(
         values = {"dtype": output.dtype.name}
         if softmax is not None:
             findings.append(Finding("half-softmax", path(softmax), (policy,), values))
-        elif not loss_upcasts:
+        elif not loss_upcasts and not _outputs_unknown(model):
             where = path(producers[-1]) if producers else model.name
             findings.append(Finding("half-output", where, (policy,), values))
     return findings
+
+
+def _outputs_unknown(model: keras.Model) -> bool:
+    """Whether nothing says what the model's outputs feed: its own ``train_step`` computes its
+    losses (a GAN's call returns generated images) and ``compile`` was given none. The training
+    step's checks judge such a model instead."""
+    return _custom_train_step(model) is not None and not _compiled_losses(model)
 
 
 def _compiled_losses(model: keras.Model) -> list[Any]:
@@ -420,8 +524,15 @@ def _twin_findings(
                 continue
             calls.append((layer, args, kwargs, compute, exact, near))
     flagged: dict[int, tuple[keras.layers.Layer, Finding]] = {}
+    updates: dict[int, tuple[keras.layers.Layer, Finding]] = {}
     for layer, args, kwargs, compute, exact, near in calls:
         where = path(layer)
+        if source.own_classes(type(layer)):  # a learner's layer that may store what it computes
+            args_seen, kwargs_seen = rounded(args, compute), rounded(kwargs, compute)
+            run_own = functools.partial(layer, *args_seen, **kwargs_seen)
+            run_twin = functools.partial(_as_float32, layer, run_own)
+            for finding in variable_update_findings(layer, layer, run_twin, run_own, path, policy):
+                updates.setdefault(id(layer), (layer, finding))
         lost = rounded_integers((args, kwargs), compute) if casting.get(id(layer)) else []
         if lost and diverges(relative_error(near, exact), compute):
             values = float_index_values(compute, lost)
@@ -437,6 +548,12 @@ def _twin_findings(
         finding = divergence_finding(where, policy, compute, outputs, near)
         if finding is not None:
             flagged.setdefault(id(layer), (layer, finding))
+    return _innermost(flagged) + _innermost(updates)
+
+
+def _innermost(flagged: dict[int, tuple[keras.layers.Layer, Finding]]) -> list[Finding]:
+    """The findings of layers none of whose sublayers has one (a block diverges, or stores a
+    rounded value, because its sublayer does)."""
     innermost = []
     for layer, finding in flagged.values():
         inner = [id(sub) for sub in layer._flatten_layers(include_self=False)]
@@ -445,56 +562,237 @@ def _twin_findings(
     return innermost
 
 
+def _as_float32(layer: keras.layers.Layer, call: Callable[[], Any]) -> Any:
+    """``call()`` with ``layer`` and its sublayers computing in float32."""
+    with _float32_twin(layer):
+        return call()
+
+
+# Thresholds for a divergence that changes training on the sample batch: the loss (or, without
+# labels, the model's outputs) moves by more than 1 %, or the gradients by more than 10 %
+# (normwise, all trainable weights together). Rounding alone moves a loss by about u and the
+# gradients of a mixed model by 0.1-3 % (measured on the gallery's models).
+LOSS_EFFECT = 0.01
+GRADIENT_EFFECT = 0.10
+
+
+def _divergence_effect(
+    model: keras.Model, loss: Any, x: Any, y: Any, sample_weight: Any, optimizer: Any
+) -> tuple[str, float, float]:
+    """What a divergence changes in training: ``(what, loss error, gradient error)`` of the
+    model against its float32 twin on the same batch and weights. ``what`` is ``"loss"`` with
+    labels, ``"outputs"`` without them (the gradients are then those of a fixed projection of
+    the outputs). The gradients are those of the loss as the optimizer scales it, unscaled."""
+    objective = _objective(model, loss, x, y, sample_weight)
+    what = "loss" if objective is not None else "outputs"
+    objective = objective or probe_loss
+    scale = _loss_scale(optimizer)
+    variables = list(model.trainable_weights)
+
+    def probe() -> tuple[np.ndarray, list[np.ndarray | None], list[np.ndarray]]:
+        with tf.GradientTape() as tape:
+            outputs = model(x, training=False)
+            value = tf.cast(objective(outputs), tf.float32)
+            scaled = value * scale
+        grads = tape.gradient(scaled, variables)
+        unscaled = [
+            None if g is None else tf.cast(tf.convert_to_tensor(g), tf.float64).numpy() / scale
+            for g in grads
+        ]
+        leaves = [tf.cast(o, tf.float64).numpy() for o in float_leaves(outputs)]
+        return np.asarray(value, dtype="float64"), unscaled, leaves
+
+    mixed = probe()
+    with _float32_twin(model):
+        exact = probe()
+    if what == "loss":
+        first = relative_error(tf.constant(mixed[0]), tf.constant(exact[0]))
+    else:
+        first = relative_error(
+            [tf.constant(a) for a in mixed[2]], [tf.constant(a) for a in exact[2]]
+        )
+    pairs = [(g, r) for g, r in zip(mixed[1], exact[1], strict=True) if r is not None]
+    ours = np.concatenate(
+        [(np.zeros_like(r) if g is None else g).ravel() for g, r in pairs] or [[0.0]]
+    )
+    theirs = np.concatenate([r.ravel() for _, r in pairs] or [[0.0]])
+    norm = np.linalg.norm(theirs)
+    gradients = float(np.linalg.norm(ours - theirs) / norm) if norm > 0 else 0.0
+    if not np.isfinite(ours).all():
+        gradients = float("inf")
+    return what, first, gradients
+
+
+def _loss_scale(optimizer: Any) -> float:
+    """The factor the optimizer multiplies the loss by (1 for one that does not scale)."""
+    if optimizer is None or not _scales_loss(optimizer):
+        return 1.0
+    for name in ("dynamic_scale", "loss_scale", "loss_scale_factor"):
+        value = getattr(optimizer, name, None)
+        if value is not None:
+            try:
+                return float(np.asarray(value))
+            except (TypeError, ValueError):
+                continue
+    return 1.0
+
+
+def _share(value: float) -> str:
+    """A share as a percentage, with one decimal below 1 % (so that "0%" means none)."""
+    return f"{value:.0%}" if value >= 0.01 or value == 0 else f"{value:.1%}"
+
+
+def _percent(value: float) -> str:
+    if not np.isfinite(value):
+        return "inf"
+    return f"{value:.0%}" if value >= 0.01 else f"{value:.1e}"
+
+
+def _judged(finding: Finding, effect: tuple[str, float, float]) -> Finding:
+    """A ``numeric-divergence`` finding, told what it changes in training: the loss (or the
+    outputs) and the gradients against float32's; one that changes neither becomes the note
+    ``divergence-without-effect``."""
+    if finding.code != "numeric-divergence":
+        return finding
+    what, first, gradients = effect
+    changes = first > LOSS_EFFECT or gradients > GRADIENT_EFFECT
+    phrase = Phrase(
+        f"doctor.effect.{what}", (("change", _percent(first)), ("gradients", _percent(gradients)))
+    )
+    values = dict(finding.values) | {"effect": phrase}
+    code = "numeric-divergence" if changes else "divergence-without-effect"
+    return Finding(
+        code, finding.path, finding.policies, values, finding.source, phase=finding.phase
+    )
+
+
 # --- one training step --------------------------------------------------------------------------
 
 
+def _copyable(optimizer: Any) -> bool:
+    try:
+        type(optimizer).from_config(optimizer.get_config())
+    except Exception:
+        return False
+    return True
+
+
 def _copy_optimizer(optimizer: Any) -> Any:
-    return type(optimizer).from_config(optimizer.get_config())
+    """A fresh copy (same class and configuration), or the optimizer itself when it cannot be
+    rebuilt from its configuration (see :func:`_sandbox`)."""
+    try:
+        return type(optimizer).from_config(optimizer.get_config())
+    except Exception:
+        return optimizer
+
+
+def held_optimizers(model: keras.Model) -> dict[str, Any]:
+    """The optimizers the model holds, by the expression that reaches them: attributes
+    (``"optimizer"``, ``"g_optimizer"``) and items of list, tuple or dict attributes
+    (``"optimizers[1]"``), as a ``train_step`` with several optimizers keeps them."""
+    found: dict[str, Any] = {}
+    for name, value in vars(model).items():
+        if name.startswith("_self_"):  # TensorFlow's checkpoint bookkeeping, not the learner's
+            continue
+        if isinstance(value, keras.optimizers.Optimizer):
+            found[name] = value
+        elif isinstance(value, list | tuple | dict):
+            items = value.items() if isinstance(value, dict) else enumerate(value)
+            for key, item in items:
+                if isinstance(item, keras.optimizers.Optimizer):
+                    found[f"{name}[{key!r}]"] = item
+    return found
+
+
+def _with_copies(value: Any) -> Any:
+    """A list, tuple or dict attribute with each optimizer in it replaced by a copy."""
+
+    def copy(item: Any) -> Any:
+        return _copy_optimizer(item) if isinstance(item, keras.optimizers.Optimizer) else item
+
+    if isinstance(value, dict):
+        return {key: copy(item) for key, item in value.items()}
+    return (
+        type(value)(copy(item) for item in value)
+        if isinstance(value, tuple)
+        else [copy(item) for item in value]
+    )
 
 
 @contextmanager
 def _sandbox(model: keras.Model) -> Iterator[dict[str, Any]]:
-    """Run a training step on ``model`` without leaving a trace: every optimizer attribute is
-    replaced by a copy for the block, and every variable (weights, moving statistics, random
-    states, metrics) is put back afterwards. Yields the copies by attribute name."""
-    optimizers = {
-        name: value
-        for name, value in vars(model).items()
-        if isinstance(value, keras.optimizers.Optimizer)
-    }
-    copies = {name: _copy_optimizer(value) for name, value in optimizers.items()}
-    saved = {id(v): (v, v.numpy()) for v in model.variables + model.metrics_variables}
-    for name, copy in copies.items():
-        object.__setattr__(model, name, copy)
+    """Run a training step on ``model`` without leaving a trace: every optimizer the model holds
+    is replaced by a copy for the block, and every variable (weights, moving statistics, random
+    states, metrics) is put back afterwards. Yields the copies by :func:`held_optimizers` name.
+
+    An optimizer that ``from_config`` cannot rebuild (a learning-rate schedule without
+    ``get_config``) is used itself: its variables are put back too, and those the step creates
+    (an unbuilt optimizer's slots) are set to zero, as they start."""
+    held = held_optimizers(model)
+    attributes = {name.split("[")[0] for name in held}
+    originals = {name: vars(model)[name] for name in attributes}
+    kept = [optimizer for optimizer in held.values() if not _copyable(optimizer)]
+    state = [v for optimizer in kept for v in optimizer.variables]
+    saved = {id(v): (v, v.numpy()) for v in model.variables + model.metrics_variables + state}
+    for name, value in originals.items():
+        replaced = _copy_optimizer(value) if name in held else _with_copies(value)
+        object.__setattr__(model, name, replaced)
     try:
-        yield copies
+        yield held_optimizers(model)
     finally:
-        for name, value in optimizers.items():
+        for name, value in originals.items():
             object.__setattr__(model, name, value)
         for variable, value in saved.values():
             variable.assign(value)
+        for optimizer in kept:
+            for method in ("apply", "scale_loss"):  # counting wrappers (see _Use)
+                vars(optimizer).pop(method, None)
+            for variable in optimizer.variables:
+                if id(variable) not in saved:
+                    variable.assign(np.zeros(variable.shape, variable.dtype))
         for metric in model.metrics:  # metrics built by this step start empty, as in fit
             if any(id(v) not in saved for v in metric.variables):
                 metric.reset_state()
 
 
-class _Calls:
-    """Counts calls of ``scale_loss`` and ``apply`` on a loss-scale optimizer (its copy)."""
+class _Use:
+    """How a training step uses an optimizer (its copy): calls of ``apply`` (which
+    ``apply_gradients`` goes through), the variables it updates, calls of ``scale_loss``."""
 
     def __init__(self, optimizer: Any) -> None:
         self.scaled = self.applied = 0
-        scale_loss, apply = optimizer.scale_loss, optimizer.apply
+        self.variables: list[Any] = []
+        self.scales = _scales_loss(optimizer)
+        self.loss_scale_optimizer = isinstance(optimizer, keras.optimizers.LossScaleOptimizer)
+        apply = optimizer.apply
 
-        def counted_scale_loss(loss: Any) -> Any:
-            self.scaled += 1
-            return scale_loss(loss)
-
-        def counted_apply(*args: Any, **kwargs: Any) -> Any:
+        def counted_apply(grads: Any, trainable_variables: Any = None, *a: Any, **k: Any) -> Any:
             self.applied += 1
-            return apply(*args, **kwargs)
+            updated = trainable_variables
+            if updated is None:
+                updated = getattr(optimizer, "_trainable_variables", [])
+            for variable in updated:
+                if all(variable is not v for v in self.variables):
+                    self.variables.append(variable)
+            return apply(grads, trainable_variables, *a, **k)
 
-        object.__setattr__(optimizer, "scale_loss", counted_scale_loss)
         object.__setattr__(optimizer, "apply", counted_apply)
+        if hasattr(optimizer, "scale_loss"):
+            scale_loss = optimizer.scale_loss
+
+            def counted_scale_loss(loss: Any) -> Any:
+                self.scaled += 1
+                return scale_loss(loss)
+
+            object.__setattr__(optimizer, "scale_loss", counted_scale_loss)
+
+    def updates(self, before: dict[int, Any]) -> list[np.ndarray]:
+        """The change of each updated variable since ``before`` (the sandbox's saved values)."""
+        return [
+            (v.numpy().astype("float64") - before[id(v)][1]).ravel()
+            for v in self.variables
+            if id(v) in before
+        ]
 
 
 def _custom_train_step(model: keras.Model) -> type | None:
@@ -503,50 +801,97 @@ def _custom_train_step(model: keras.Model) -> type | None:
     return owner if owner is not None and source.own_classes(owner) == [owner] else None
 
 
+def _step_updates(model: keras.Model, data: Any) -> dict[str, list[np.ndarray]]:
+    """One training step in the sandbox: the update each optimizer applied, by name."""
+    with _sandbox(model) as copies:
+        saved = {id(v): (v, v.numpy()) for v in model.variables}
+        uses = {name: _Use(copy) for name, copy in copies.items()}
+        model.train_step(data)
+        return {name: use.updates(saved) for name, use in uses.items() if use.applied}
+
+
 def _training_findings(
-    model: keras.Model, sample_batch: Any, path: Callable[[Any], str], policy: str
+    model: keras.Model,
+    sample_batch: Any,
+    path: Callable[[Any], str],
+    policy: str,
+    half: set[str],
 ) -> list[Finding]:
     """What one training step on ``sample_batch`` shows: a failure that float32 does not have
     (``training=True`` branches, the loss, the gradients), 16-bit layers that compute in float32
-    only in training, and a ``train_step`` that applies gradients through a loss-scale optimizer
-    without ever scaling the loss."""
+    only in training, a ``train_step`` that applies gradients through a loss-scale optimizer
+    without ever scaling the loss, and, in float16, optimizers other than ``model.optimizer``
+    that apply gradients without scaling (each compared with its float32 twin's update)."""
     custom = _custom_train_step(model)
-    compiled = getattr(model, "compiled", False) and getattr(model, "optimizer", None) is not None
-    if custom is None and not compiled:
-        return []  # nothing that says how this model trains
+    if not _trains(model):
+        return []
     data = to_tensors(sample_batch)
     step = functools.partial(model.train_step, data)
     findings: list[Finding] = []
     with _sandbox(model) as copies, recording(model) as seen:
-        watched = {
-            name: _Calls(copy)
-            for name, copy in copies.items()
-            if isinstance(copy, keras.optimizers.LossScaleOptimizer)
-        }
+        saved = {id(v): (v, v.numpy()) for v in model.variables}
+        uses = {name: _Use(copy) for name, copy in copies.items()}
         try:
             step()
         except Exception as error:
-            return _training_failure(model, error, step, path, policy)
+            return _training_failure(model, error, step, path, policy, data)
+        updates = {name: use.updates(saved) for name, use in uses.items() if use.applied}
         calls = list(seen)  # reruns below are recorded too: iterate over the step's own calls
         for layer, args, kwargs, outputs in calls:
             rerun = functools.partial(layer, *args, **kwargs)
             findings += output_findings(
                 layer, outputs, path, policy, rerun, calls, phase="training"
             )
-    for name, calls in watched.items():
-        if calls.applied and not calls.scaled:
-            optimizer = getattr(model, name)
+    lines = tuple(source.optimizer_steps(custom)) if custom is not None else ()
+    for name, use in uses.items():
+        if use.loss_scale_optimizer and use.applied and not use.scaled:
+            optimizer = held_optimizers(model)[name]
             values = {
                 "optimizer": type(optimizer.inner_optimizer).__name__,
                 "scale": f"{float(optimizer.initial_scale):g}",
             }
-            lines = tuple(source.optimizer_steps(custom)) if custom is not None else ()
             findings.append(
                 Finding(
                     "unscaled-train-step", path(model), (policy,), values, lines, phase="training"
                 )
             )
+    unscaled = [
+        name
+        for name, use in uses.items()
+        if use.applied and not use.scales and name != "optimizer"  # that one: no-loss-scaling
+    ]
+    if "float16" in half and unscaled:
+        with _float32_twin(model):
+            twin = _step_updates(model, data)
+        findings.append(_unscaled_optimizers(model, unscaled, updates, twin, path, policy, lines))
     return findings
+
+
+def _unscaled_optimizers(
+    model: keras.Model,
+    names: list[str],
+    updates: dict[str, list[np.ndarray]],
+    twin: dict[str, list[np.ndarray]],
+    path: Callable[[Any], str],
+    policy: str,
+    lines: tuple[str, ...],
+) -> Finding:
+    """``unscaled-optimizers``: the optimizers of a float16 training step that apply gradients
+    without loss scaling, with the share of the weights that float32's step moves and this
+    step leaves exactly as they were."""
+    moved = kept = 0
+    for name in names:
+        for ours, theirs in zip(updates.get(name, []), twin.get(name, []), strict=False):
+            if ours.shape == theirs.shape:
+                moves = theirs != 0
+                moved += int(np.count_nonzero(moves))
+                kept += int(np.count_nonzero(moves & (ours == 0)))
+    held = held_optimizers(model)
+    values = {
+        "optimizers": tuple(f"{name} ({type(held[name]).__name__})" for name in names),
+        "percent": _share(kept / moved if moved else 0.0),
+    }
+    return Finding("unscaled-optimizers", path(model), (policy,), values, lines, phase="training")
 
 
 def _training_failure(
@@ -555,6 +900,7 @@ def _training_failure(
     step: Callable[[], Any],
     path: Callable[[Any], str],
     policy: str,
+    data: Any,
 ) -> list[Finding]:
     """The finding for a training step that raised ``error`` (inside the sandbox): none if the
     float32 twin fails too (the batch does not fit the model, say: not a precision problem)."""
@@ -569,10 +915,20 @@ def _training_failure(
     if culprit is not None:
         return [
             error_finding(
-                error, layer=model, path=path, policy=policy, rerun=step, phase="training"
+                error,
+                layer=model,
+                path=path,
+                policy=policy,
+                rerun=step,
+                phase="training",
+                batch=data,
             )
         ]
     compute = "/".join(sorted(compute_dtypes(model) & set(HALF_DTYPES)))
     values = {"compute": compute, "error": short_message(error)}
     lines = (where,) if where else ()
+    if kind == "mismatch":
+        found = origin_finding(error, data, values, path(model), policy, lines, "training")
+        if found is not None:
+            return [found]
     return [Finding("train-step-fails", path(model), (policy,), values, lines, phase="training")]

@@ -49,10 +49,15 @@ CODES: dict[str, str] = {
     "numeric-divergence": "error",
     "float-indices": "error",
     "rounded-variable-update": "error",
+    "float32-batch": "error",
+    "float32-tensor": "error",
+    "divergence-without-effect": "info",
     # check_model
     "no-loss-scaling": "error",
     "unscaled-train-step": "error",
     "train-step-fails": "error",
+    "unscaled-optimizers": "error",
+    "check-skipped": "info",
     "call-time-layer": "warning",
     "half-softmax": "warning",
     "half-output": "warning",
@@ -92,11 +97,33 @@ SNIPPETS: dict[str, str] = {
     "numeric-divergence": _FLOAT32_ISLAND,
     "float-indices": 'token_ids = keras.Input(shape=(sequence_length,), dtype="int32")',
     "rounded-variable-update": (
+        "# a statistic: autocast=False, and its new value from float32 operands\n"
         "self.{attribute} = self.add_weight(..., trainable=False, autocast=False)\n"
-        "# in call: compute the new value from float32 operands\n"
         'x32 = ops.cast(inputs, "float32")\n'
-        "self.{attribute}.assign(momentum * self.{attribute} + (1 - momentum) * ops.mean(x32, axis=0))"
+        "self.{attribute}.assign(momentum * self.{attribute} + (1 - momentum) * ops.mean(x32, axis=0))\n"
+        "# a trainable weight that call masks: use the product, do not store it\n"
+        "y = ops.matmul(inputs, self.{attribute} * self.mask)"
     ),
+    "float32-batch": (
+        "real = ops.cast(real, fake.dtype)  # the batch in the model's compute dtype\n"
+        "# or compute this part in float32:\n"
+        'diff = ops.cast(fake, "float32") - real'
+    ),
+    "float32-tensor": (
+        "rate = ops.cast(self.rates[t], x.dtype)  # the constant in the compute dtype, where used\n"
+        "# or compute this part in float32:\n"
+        'y = rate * ops.cast(x, "float32")'
+    ),
+    "divergence-without-effect": _FLOAT32_ISLAND,
+    "unscaled-optimizers": (
+        "self.g_optimizer = keras.optimizers.LossScaleOptimizer(g_optimizer)  # each of them\n"
+        "with tf.GradientTape() as tape:\n"
+        "    g_loss = ...\n"
+        "    scaled_loss = self.g_optimizer.scale_loss(g_loss)\n"
+        "grads = tape.gradient(scaled_loss, self.generator.trainable_weights)\n"
+        "self.g_optimizer.apply(grads, self.generator.trainable_weights)"
+    ),
+    "check-skipped": "report = mp.doctor.check_model(model, sample_batch=(x, y))",
     "unscaled-train-step": (
         "with tf.GradientTape() as tape:\n"
         "    loss = ...\n"
@@ -143,9 +170,11 @@ _COLOURS = {"error": "#b42318", "warning": "#b35900", "info": "#175cd3"}
 
 @dataclass(frozen=True)
 class Phrase:
-    """A value that is itself a catalogue message, shown in the report's language."""
+    """A value that is itself a catalogue message, shown in the report's language, with the
+    values of its own placeholders (``(name, value)`` pairs)."""
 
     key: str
+    values: tuple[tuple[str, object], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -187,7 +216,7 @@ class Finding:
     @staticmethod
     def _shown(value: object, lang: str | None) -> object:
         if isinstance(value, Phrase):
-            return t(value.key, lang)
+            return t(value.key, lang, **dict(value.values))
         return i18n.join(value, lang) if isinstance(value, tuple) else value
 
     def what(self, lang: str | None = None) -> str:
