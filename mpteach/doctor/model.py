@@ -877,20 +877,21 @@ def _unscaled_optimizers(
     lines: tuple[str, ...],
 ) -> Finding:
     """``unscaled-optimizers``: the optimizers of a float16 training step that apply gradients
-    without loss scaling, with the share of the weights that float32's step moves and this
-    step leaves exactly as they were."""
-    moved = kept = 0
+    without loss scaling, each with the share of the weights it updates that float32's step
+    moves and this step leaves exactly as they were, and that share over all of them."""
+    held = held_optimizers(model)
+    labels, moved, kept = [], 0, 0
     for name in names:
+        own_moved = own_kept = 0
         for ours, theirs in zip(updates.get(name, []), twin.get(name, []), strict=False):
             if ours.shape == theirs.shape:
                 moves = theirs != 0
-                moved += int(np.count_nonzero(moves))
-                kept += int(np.count_nonzero(moves & (ours == 0)))
-    held = held_optimizers(model)
-    values = {
-        "optimizers": tuple(f"{name} ({type(held[name]).__name__})" for name in names),
-        "percent": _share(kept / moved if moved else 0.0),
-    }
+                own_moved += int(np.count_nonzero(moves))
+                own_kept += int(np.count_nonzero(moves & (ours == 0)))
+        share = _share(own_kept / own_moved if own_moved else 0.0)
+        labels.append(f"{name} ({type(held[name]).__name__}, {share})")
+        moved, kept = moved + own_moved, kept + own_kept
+    values = {"optimizers": tuple(labels), "percent": _share(kept / moved if moved else 0.0)}
     return Finding("unscaled-optimizers", path(model), (policy,), values, lines, phase="training")
 
 
