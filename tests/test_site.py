@@ -141,9 +141,10 @@ def test_each_book_loads_its_scripts_from_the_site_and_links_the_languages_built
             "binder": BOOK.binder_url("zh", "01_float_formats"),
         }
     }
+    guide = list(BOOK.pages)  # every language has the instructor's guide
     assert [(m["code"], m["root"], m["pages"]) for m in header["languages"]] == [
-        ("en", "00_start_here", built["en"]),
-        ("zh", "01_float_formats", built["zh"]),
+        ("en", "00_start_here", built["en"] + guide),
+        ("zh", "01_float_formats", built["zh"] + guide),
     ]
     assert build_site.toc(built["en"]) == {
         "format": "jb-book",
@@ -240,6 +241,40 @@ def test_the_landing_page_offers_every_language_built(context):
     links.nth(len(EXPECTED) - 1).click()
     page.wait_for_url(f"**/{last}/{EXPECTED[last][0]}.html")
     page.wait_for_load_state("load")
+    assert problems == []
+    page.close()
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("lang", list(EXPECTED))
+def test_the_instructors_guide_is_a_page_of_every_language_whose_links_work(context, lang):
+    """The guide (book.yml's pages) is in the site's navigation; its chapter table has a row per
+    chapter and a total; every link on it leads to a page of the site; the switcher keeps it."""
+    page, problems = open_page(context, f"/{lang}/{EXPECTED[lang][0]}.html")
+    page.locator("nav.bd-docs-nav a[href$='instructors.html']").click()
+    page.wait_for_url(f"**/{lang}/instructors.html")
+    page.wait_for_load_state("load")
+    rows = page.locator("article table").first.locator("tbody tr")
+    assert rows.count() == len(BOOK.chapters) + 1
+    assert rows.last.locator("td").first.inner_text().strip() == "Σ"
+    local = [
+        href
+        for href in page.locator("article a[href]").evaluate_all(
+            "as => as.map(a => a.getAttribute('href'))"
+        )
+        if not href.startswith(("http", "#", "mailto:"))
+    ]
+    assert local, "the guide links its chapters"
+    for href in local:
+        assert site_file(page, href.split("#")[0]).exists(), href
+    for anchor in page.locator("article a[href^='#']").evaluate_all(
+        "as => as.map(a => a.getAttribute('href').slice(1))"
+    ):
+        assert page.locator(f"[id='{anchor}']").count() == 1, f"#{anchor} leads nowhere"
+    other = next(code for code in EXPECTED if code != lang)
+    page.locator(".mpteach-languages button").click()
+    page.locator(f'.mpteach-languages a[hreflang="{other}"]').click()
+    page.wait_for_url(f"**/{other}/instructors.html")
     assert problems == []
     page.close()
 

@@ -48,6 +48,8 @@ class Book:
     binder: str
     languages: tuple[Language, ...]
     chapters: tuple[str, ...]
+    pages: tuple[str, ...] = ()
+    """Markdown pages beside the chapters (``notebooks/<lang>/<page>.md``): the instructor's guide."""
 
     @property
     def codes(self) -> tuple[str, ...]:
@@ -103,6 +105,7 @@ def load(path: Path = BOOK_YML) -> Book:
             binder=launch["binder"].rstrip("/"),
             languages=tuple(Language(lang["code"], lang["name"]) for lang in data["languages"]),
             chapters=tuple(data["chapters"]),
+            pages=tuple(data.get("pages", ())),
         )
     except KeyError as missing:
         raise ValueError(f"{path}: missing key {missing}") from None

@@ -71,6 +71,11 @@ def strings(lang: str) -> dict[str, str]:
     return {key: texts[lang] for key, texts in table.items()}
 
 
+def pages_with_text(book: book_yml.Book, lang: str) -> list[str]:
+    """book.yml's pages (the instructor's guide) that ``notebooks/<lang>/`` has a Markdown file for."""
+    return [p for p in book.pages if (NOTEBOOKS / lang / f"{p}.md").exists()]
+
+
 def chapters_with_notebooks(book: book_yml.Book, lang: str) -> list[str]:
     """book.yml's chapters (in book order) that ``notebooks/<lang>/`` has a notebook for."""
     return [c for c in book.chapters if (NOTEBOOKS / lang / f"{c}.ipynb").exists()]
@@ -92,6 +97,17 @@ def page_markdown(text: str, remote_badge: str) -> str:
     """
     text = text.replace(remote_badge, "colab-badge.svg")
     return HEADING_ANCHOR.sub(r'<a id="\2"></a>\n\n\1', text)
+
+
+def guide_markdown(text: str) -> str:
+    r"""A Markdown page (the instructor's guide) as the site shows it: each heading's anchor
+    becomes a MyST target above it, so that ``[…](#anchor)`` links resolve on the site as they do
+    in JupyterLab.
+
+    >>> guide_markdown('## Grading <a id="grading"></a>\nSee [above](#grading).')
+    '(grading)=\n## Grading\nSee [above](#grading).'
+    """
+    return HEADING_ANCHOR.sub(r"(\2)=\n\1", text)
 
 
 # A widget the browser draws by itself on the site (mpteach/widgets/web/): the call in a code cell.
@@ -303,7 +319,12 @@ def stage_notebook(book: book_yml.Book, source: Path, target: Path) -> None:
 
 def language_menu(book: book_yml.Book, built: dict[str, list[str]]) -> list[dict]:
     return [
-        {"code": lang, "name": book.language(lang).name, "root": chapters[0], "pages": chapters}
+        {
+            "code": lang,
+            "name": book.language(lang).name,
+            "root": chapters[0],
+            "pages": chapters + pages_with_text(book, lang),
+        }
         for lang, chapters in built.items()
     ]
 
@@ -395,10 +416,14 @@ def build_language(
     for chapter in built[lang]:
         notebook = NOTEBOOKS / lang / f"{chapter}.ipynb"
         stage_notebook(book, notebook, source / notebook.name)
+    pages = pages_with_text(book, lang)
+    for page in pages:
+        text = (NOTEBOOKS / lang / f"{page}.md").read_text(encoding="utf-8")
+        (source / f"{page}.md").write_text(guide_markdown(text), encoding="utf-8")
     shutil.copy(ASSETS / "static" / "colab-badge.svg", source)
     dump = {"allow_unicode": True, "sort_keys": False}
     (source / "_config.yml").write_text(yaml.safe_dump(book_config(book, lang, built), **dump))
-    (source / "_toc.yml").write_text(yaml.safe_dump(toc(built[lang]), **dump))
+    (source / "_toc.yml").write_text(yaml.safe_dump(toc(built[lang] + pages), **dump))
 
     shutil.rmtree(work, ignore_errors=True)
     run = subprocess.run(

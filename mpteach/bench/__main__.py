@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from mpteach.bench.keras_backend import BACKENDS
 from mpteach.bench.published import format_published, published_measurements, select_published
@@ -99,6 +100,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         for probe in (pitfall.float16_fusion_probe(), pitfall.float16_conv_probe()):
             print(pitfall.explain_probe(probe, args.lang), end="\n\n")
         return 0
+    if args.out:  # before measuring, so that a run is never lost to a missing folder
+        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     progress = not args.quiet
     docs = []
     if args.command in ("matmul", "all"):

@@ -307,6 +307,29 @@ def recorded_results() -> list[dict[str, Any]]:
     return [check_result(json.loads(f.read_text(encoding="utf-8"))) for f in files]
 
 
+ClassResult = tuple[str, dict[str, Any]]
+"""A result a student measured: the file's name (its student), and the result document."""
+
+
+def class_results(folder: str | Path) -> tuple[list[ClassResult], list[str]]:
+    """The results of ``python -m mpteach.bench all --out <name>.json`` that a class collected in
+    ``folder``, by file name; and the files that are not such a result, each with the reason.
+
+    A class's own hardware table: every student runs the benchmark on their machine and saves the
+    file in one shared folder; :class:`~mpteach.widgets.SpeedupExplorer` shows them as a group.
+    """
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise ValueError(f"class_results={str(folder)!r} is not a folder")
+    found, skipped = [], []
+    for path in sorted(folder.glob("*.json")):
+        try:
+            found.append((path.stem, check_result(json.loads(path.read_text(encoding="utf-8")))))
+        except (ValueError, UnicodeDecodeError) as problem:  # JSONDecodeError is a ValueError
+            skipped.append(f"{path.name} ({problem})")
+    return found, skipped
+
+
 def check_claims(doc: Any) -> list[dict[str, Any]]:
     """The claims of ``doc`` (``vendor_claims.json``), or ``ValueError`` if its schema is not
     ``mpteach-claims/1`` or one of their :data:`CLAIM_TEXTS` has no translation."""

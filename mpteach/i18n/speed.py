@@ -279,6 +279,27 @@ MESSAGES = {
         "ko": "지금 여기서 측정함",
         "ru": "измерено здесь и сейчас",
     },
+    "speed.explorer.kind_class": {
+        "en": "measured by this class",
+        "zh": "本班学员测得",
+        "es": "medido por esta clase",
+        "ko": "이 수업의 수강생이 측정함",
+        "ru": "измерено участниками группы",
+    },
+    "speed.explorer.class_none": {
+        "en": "The folder {folder} holds no result of python -m mpteach.bench all --out NAME.json yet.",
+        "zh": "文件夹 {folder} 中还没有 python -m mpteach.bench all --out NAME.json 生成的结果。",
+        "es": "La carpeta {folder} aún no contiene ningún resultado de python -m mpteach.bench all --out NAME.json.",
+        "ko": "{folder} 폴더에 아직 python -m mpteach.bench all --out NAME.json으로 만든 결과가 없습니다.",
+        "ru": "В папке {folder} пока нет ни одного результата команды python -m mpteach.bench all --out NAME.json.",
+    },
+    "speed.explorer.class_skipped": {
+        "en": "These files are not results of python -m mpteach.bench all and are not shown: {files}",
+        "zh": "以下文件不是 python -m mpteach.bench all 的结果，因此没有显示：{files}",
+        "es": "Estos archivos no se muestran porque no son resultados de python -m mpteach.bench all: {files}",
+        "ko": "다음 파일은 python -m mpteach.bench all의 결과가 아니어서 표시하지 않습니다: {files}",
+        "ru": "Не показаны файлы, которые не являются результатами команды python -m mpteach.bench all: {files}",
+    },
     "speed.explorer.kind_published": {
         "en": "published measurement, not run here",
         "zh": "公开发表的测量，并非在这里运行",

@@ -47,6 +47,7 @@ from mpteach.bench.results import (
     variant_label,
     vendor_claims,
 )
+from mpteach.bench.results import class_results as results_of_class
 from mpteach.widgets._common import FigureView, Message, figure_text, new_figure
 
 WORKLOADS = ("matmul", "dense", "cnn")
@@ -103,14 +104,15 @@ def speedup_bars(
     return bars
 
 
-KINDS = ("recorded", "here")
+KINDS = ("recorded", "here", "class")
 
 
 def result_title(
     doc: dict[str, Any], workload: str, lang: str | None = None, kind: str = "recorded"
 ) -> str:
     """The hardware's name, then ``'<workload> (TensorFlow 2.21.0, 2026-11-22) — <kind>'``,
-    where ``kind`` is ``'recorded'`` (shipped with mpteach) or ``'here'`` (measured here, now)."""
+    where ``kind`` is ``'recorded'`` (shipped with mpteach), ``'here'`` (measured here, now) or
+    ``'class'`` (measured by this class: :func:`mpteach.bench.results.class_results`)."""
     if kind not in KINDS:
         raise ValueError(f"kind={kind!r}: choose one of {', '.join(map(repr, KINDS))}.")
     workload_line = _t(
@@ -396,10 +398,14 @@ class SpeedupExplorer(widgets.VBox):
     """Speedups against float32: a recorded result or a live run, one workload at a time.
 
     ``result`` is the result document shown; :meth:`figure` draws it statically. ``results``
-    holds the recorded results and the live runs made with the Run button.
+    holds the recorded results and the live runs made with the Run button, and, with
+    ``class_results`` (a folder where each student saved ``python -m mpteach.bench all --out
+    <name>.json``), a class's own: each labelled with its file's name and "measured by this class".
     """
 
-    def __init__(self, workload: str = "matmul", lang: str | None = None) -> None:
+    def __init__(
+        self, workload: str = "matmul", lang: str | None = None, class_results: str | None = None
+    ) -> None:
         self.lang = lang or i18n.get_language()
         if workload not in WORKLOADS:
             raise ValueError(
@@ -407,6 +413,13 @@ class SpeedupExplorer(widgets.VBox):
             )
         self.results: list[dict[str, Any]] = recorded_results()
         self.live: set[int] = set()  # indices of self.results measured here, now
+        self.by_class: dict[int, str] = {}  # indices of self.results a class measured: file names
+        skipped: list[str] = []
+        if class_results is not None:
+            found, skipped = results_of_class(class_results)
+            for name, doc in found:
+                self.by_class[len(self.results)] = name
+                self.results.append(doc)
         style = {"description_width": "initial"}
         self.result_menu = widgets.Dropdown(
             options=self._result_options(), value=0, description=_t("result", self.lang),
@@ -464,6 +477,10 @@ class SpeedupExplorer(widgets.VBox):
             children=[self.controls, self.status, self.message, self.published, self.claims]
         )
         self.update()
+        if class_results is not None and not self.by_class:
+            self.message.show(_t("class_none", self.lang, folder=str(class_results)))
+        elif skipped:
+            self.message.show(_t("class_skipped", self.lang, files="; ".join(skipped)))
 
     def _group(self) -> tuple[str, list[dict[str, Any]]]:
         label = list(self.groups)[self.published_menu.value]
@@ -476,18 +493,17 @@ class SpeedupExplorer(widgets.VBox):
         self.published_view.redraw(full=True)
         self.published_sources.value = published_html(rows, self.lang)
 
-    def _kind(self) -> str:
-        return "here" if self.result_menu.value in self.live else "recorded"
+    def _kind(self, index: int | None = None) -> str:
+        index = self.result_menu.value if index is None else index
+        return "here" if index in self.live else "class" if index in self.by_class else "recorded"
 
     def _result_options(self) -> list[tuple[str, int]]:
-        return [
-            (
-                f"{d['hardware']['label']} — {d['created'][:10]} — "
-                f"{_t('kind_here' if i in self.live else 'kind_recorded', self.lang)}",
-                i,
-            )
-            for i, d in enumerate(self.results)
-        ]
+        options = []
+        for i, d in enumerate(self.results):
+            who = f"{self.by_class[i]}: " if i in self.by_class else ""
+            kind = _t("kind_" + self._kind(i), self.lang)
+            options.append((f"{who}{d['hardware']['label']} — {d['created'][:10]} — {kind}", i))
+        return options
 
     def _types(self) -> tuple[str, ...]:
         return tuple(self.types_box.value)
