@@ -8,7 +8,13 @@
 * :func:`first_non_finite` runs a model once and names the first layer whose output holds inf
   or NaN while its inputs were finite: where a NaN hunt starts.
 * :class:`LossScaleHistory` is a Keras callback that records the loss scale, its counter of
-  finite steps and ``iterations`` before training and after every batch of ``fit``.
+  finite steps and ``iterations`` before training and after every batch of ``fit``;
+  :class:`LossScaleAlarm` also warns (or stops ``fit``) when the scale falls below 1, halves
+  batch after batch, or too many steps are skipped, and names the first layer whose output is
+  inf or NaN.
+* :func:`headroom` measures, for a model and a batch, each layer's largest |output| and
+  |gradient| against float16's and bfloat16's ranges, and the share of gradients each would
+  lose, before one training step runs (:func:`format_headroom` prints it).
 
 >>> rows = {row.name: row for row in float32_table()}
 >>> rows["LayerNormalization"].float32_inside, rows["UnitNormalization"].float32_inside
@@ -19,6 +25,8 @@
 
 from __future__ import annotations
 
+import math
+import warnings
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -27,6 +35,7 @@ import keras
 import numpy as np
 import tensorflow as tf
 
+from mpteach import formats
 from mpteach.doctor.diagnose import float_leaves, keras_policy, recording
 from mpteach.i18n import columns, t
 
@@ -426,3 +435,215 @@ class LossScaleHistory(keras.callbacks.Callback):
     def log2_scale(self) -> list[int]:
         """The recorded scales as powers of two (a dynamic scale always is one)."""
         return [int(np.log2(s)) for s in self.scale]
+
+
+class LossScaleWarning(UserWarning):
+    """What :class:`LossScaleAlarm` warns with: the loss scale of a run is in trouble."""
+
+
+class LossScaleAlarm(LossScaleHistory):
+    """A :class:`LossScaleHistory` that warns (or stops ``fit``, with ``stop=True``) when the
+    loss scale is in trouble:
+
+    - ``"below"``: the scale fell below ``min_scale`` (gradients are scaled *down*: something
+      overflows at any scale, which loss scaling cannot fix);
+    - ``"halvings"``: it halved ``max_halvings`` batches in a row;
+    - ``"skips"``: more than ``max_skip_rate`` of the last ``window`` batches were skipped.
+
+    Each alarm sounds once per ``fit``. With the training inputs ``x`` (and ``batch_size``), it
+    then names the first layer whose output is inf or NaN on a batch of ``x``
+    (:func:`first_non_finite`), or says that every output is finite, so the overflow is in the
+    backward pass. ``alarms`` lists ``(batch, kind, message)``.
+    """
+
+    KINDS = ("below", "halvings", "skips")
+
+    def __init__(
+        self,
+        min_scale: float = 1.0,
+        max_halvings: int = 5,
+        max_skip_rate: float = 0.05,
+        window: int = 100,
+        stop: bool = False,
+        x: Any = None,
+        batch_size: int = 32,
+    ) -> None:
+        super().__init__()
+        for name, value, low in (("max_halvings", max_halvings, 1), ("window", window, 1),
+                                 ("batch_size", batch_size, 1)):  # fmt: skip
+            if not isinstance(value, int) or value < low:
+                raise ValueError(f"{name} must be a whole number of at least {low}, not {value!r}")
+        if not 0 <= max_skip_rate < 1:
+            raise ValueError(f"max_skip_rate must be at least 0 and below 1, not {max_skip_rate!r}")
+        if not min_scale > 0:
+            raise ValueError(f"min_scale must be above 0, not {min_scale!r}")
+        self.min_scale, self.max_halvings, self.max_skip_rate = (
+            min_scale,
+            max_halvings,
+            max_skip_rate,
+        )
+        self.window, self.stop, self.x, self.batch_size = window, stop, x, batch_size
+        self.alarms: list[tuple[int, str, str]] = []
+
+    def on_train_begin(self, logs: Any = None) -> None:
+        super().on_train_begin(logs)
+        self.alarms = []
+
+    def _halvings(self) -> int:
+        """How many of the latest batches in a row halved the scale."""
+        count = 0
+        for before, after in zip(self.scale[-2::-1], self.scale[::-1], strict=False):
+            if after != before / 2:
+                break
+            count += 1
+        return count
+
+    def _skip_rate(self) -> float | None:
+        if len(self.iterations) <= self.window:
+            return None
+        recent = np.diff(self.iterations[-self.window - 1 :])
+        return float(np.count_nonzero(recent == 0)) / self.window
+
+    def _culprit(self, lang: str | None) -> str:
+        if self.x is None:
+            return t("debug.alarm.no_data", lang)
+        for start in range(0, len(self.x), self.batch_size):
+            found = first_non_finite(self.model, self.x[start : start + self.batch_size])
+            if found is not None:
+                return t("debug.alarm.culprit", lang, batch=start // self.batch_size,
+                         where=found.describe(lang))  # fmt: skip
+        return t("debug.alarm.all_finite", lang)
+
+    def on_train_batch_end(self, batch: int, logs: Any = None) -> None:
+        super().on_train_batch_end(batch, logs)
+        found = []
+        if self.scale[-1] < self.min_scale:
+            found.append(
+                ("below", {"scale": f"{self.scale[-1]:g}", "limit": f"{self.min_scale:g}"})
+            )
+        if (halvings := self._halvings()) >= self.max_halvings:
+            found.append(("halvings", {"count": halvings, "scale": f"{self.scale[-1]:g}"}))
+        rate = self._skip_rate()
+        if rate is not None and rate > self.max_skip_rate:
+            found.append(("skips", {"percent": f"{rate:.0%}", "window": self.window,
+                                    "limit": f"{self.max_skip_rate:.0%}"}))  # fmt: skip
+        sounded = {kind for _, kind, _ in self.alarms}
+        for kind, values in found:
+            if kind in sounded:
+                continue
+            message = t(f"debug.alarm.{kind}", None, batch=batch, **values)
+            message += " " + self._culprit(None)
+            self.alarms.append((batch, kind, message))
+            warnings.warn(message, LossScaleWarning, stacklevel=2)
+            if self.stop:
+                self.model.stop_training = True
+
+
+# --- headroom: how far each layer's values are from a 16-bit format's limits ---------------------
+
+HEADROOM_FORMATS = ("float16", "bfloat16")
+
+
+@dataclass(frozen=True)
+class HeadroomRow:
+    """One layer's largest |output| and |gradient of the loss with respect to its output| on a
+    batch, and, per 16-bit format, the share of its nonzero output gradients that the format
+    would store as 0 (at the given loss scale)."""
+
+    path: str
+    layer: str
+    activation: float
+    gradient: float | None  # None: the loss does not depend on this output itself
+    lost: dict[str, float]
+
+    @property
+    def peak(self) -> float:
+        return max(self.activation, self.gradient or 0.0)
+
+    def overflows(self, fmt: str) -> bool:
+        """Whether the layer's output or its gradient passes ``fmt``'s largest finite value."""
+        return self.peak > formats.float_format(fmt).max
+
+    def headroom_octaves(self, fmt: str) -> float:
+        """log2 of ``fmt``'s largest value over the layer's largest |value| (negative: overflow)."""
+        peak = self.peak
+        return math.inf if peak == 0 else math.log2(formats.float_format(fmt).max / peak)
+
+
+def headroom(
+    model: keras.Model,
+    x: Any,
+    y: Any = None,
+    loss: Callable[[Any, Any], Any] | None = None,
+    loss_scale: float = 1.0,
+) -> list[HeadroomRow]:
+    """Run ``model`` once on ``x`` (nothing changes: no update) and return, per layer in call
+    order, its largest |output| and |output gradient|, against float16's and bfloat16's ranges.
+
+    The loss is ``loss(y, model(x))`` (averaged over the batch), or the compiled loss with ``y``,
+    or, without ``y``, half the sum of squared outputs; gradients are of the loss times ``loss_scale``. A model trained in
+    bfloat16 shows here, before one step runs, whether its values fit float16.
+    """
+    if not isinstance(model, keras.layers.Layer):
+        raise TypeError(f"model must be a Keras model or layer; got {type(model).__name__}.")
+    if not loss_scale > 0:
+        raise ValueError(f"loss_scale must be above 0, not {loss_scale!r}")
+    x = tf.nest.map_structure(
+        lambda v: tf.convert_to_tensor(v) if isinstance(v, np.ndarray | np.generic) else v, x
+    )
+    with tf.GradientTape(persistent=True) as tape, recording(model) as seen:
+        predictions = model(x, training=False)
+        if loss is not None:  # a loss function's per-sample values are averaged, as fit does
+            value = tf.reduce_mean(loss(y, predictions))
+        elif y is not None and getattr(model, "compiled", False):
+            value = model.compute_loss(x=x, y=y, y_pred=predictions)
+        else:
+            value = 0.5 * tf.add_n([tf.reduce_sum(tf.square(tf.cast(p, "float32")))
+                                    for p in tf.nest.flatten(predictions)])  # fmt: skip
+        value = tf.cast(value, "float32") * loss_scale
+    rows = []
+    final = [p for p in tf.nest.flatten(predictions) if tf.is_tensor(p) and p.dtype.is_floating]
+    for index, (layer, _, _, outputs) in enumerate(seen):
+        leaves = [o for o in tf.nest.flatten(outputs) if tf.is_tensor(o) and o.dtype.is_floating]
+        if not leaves:
+            continue
+        acts = [np.abs(np.asarray(tf.cast(o, tf.float64))) for o in leaves]
+        grads = tape.gradient(value, leaves)
+        if index == len(seen) - 1 and all(g is None for g in grads):
+            # the model's output: Keras may hand back a new tensor for the last layer's result
+            grads = tape.gradient(value, final)
+        # None: the loss does not read this output (Keras's cross-entropy reads a softmax's logits)
+        known = [np.abs(np.asarray(tf.cast(g, tf.float64))).ravel() for g in grads if g is not None]
+        gs = np.concatenate(known) if known else np.zeros(0)
+        nonzero = gs[gs > 0]
+        lost = {
+            fmt: float(np.mean(nonzero < formats.float_format(fmt).underflow_threshold))
+            if nonzero.size else 0.0
+            for fmt in HEADROOM_FORMATS
+        }  # fmt: skip
+        rows.append(HeadroomRow(
+            path=layer.path or layer.name, layer=type(layer).__name__,
+            activation=max(float(a.max()) if a.size else 0.0 for a in acts),
+            gradient=float(gs.max()) if gs.size else None, lost=lost,
+        ))  # fmt: skip
+    del tape
+    return rows
+
+
+def format_headroom(rows: Iterable[HeadroomRow], lang: str | None = None) -> str:
+    """:func:`headroom`'s rows as a table: per format, ``overflow`` or the headroom in powers of
+    two, and the share of nonzero gradients the format would lose."""
+    header = [t("debug.headroom.layer", lang), t("debug.headroom.activation", lang),
+              t("debug.headroom.gradient", lang), *HEADROOM_FORMATS]  # fmt: skip
+    lines = []
+    for row in rows:
+        cells = []
+        for fmt in HEADROOM_FORMATS:
+            if row.overflows(fmt):
+                room = t("debug.headroom.overflow", lang)
+            else:
+                room = t("debug.headroom.room", lang, octaves=math.floor(row.headroom_octaves(fmt)))
+            cells.append(f"{room}; " + t("debug.headroom.lost", lang, share=f"{row.lost[fmt]:.0%}"))
+        gradient = "—" if row.gradient is None else f"{row.gradient:.3g}"
+        lines.append([row.path, f"{row.activation:.3g}", gradient, *cells])
+    return columns([header, *lines])

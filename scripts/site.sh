@@ -11,10 +11,13 @@ for arg in "$@"; do [ "$arg" = --screenshots ] && screenshots=1; done
 quiet_pip() { "$@" 2>&1 | grep -v -E "^WARNING: Location .* is ignored" || true; }
 
 # Jupyter Book 1.x in its own venv: 2.x cannot build offline, and both install `jupyter-book`.
-if ! .venv-book/bin/jupyter-book --version 2>/dev/null | grep -q -E "Jupyter Book\s*: 1\."; then
-  echo "== site: Jupyter Book 1.x in .venv-book"
+# jieba: without it, Sphinx cannot split Chinese into words, and the Chinese site's search finds
+# almost nothing.
+if ! .venv-book/bin/jupyter-book --version 2>/dev/null | grep -q -E "Jupyter Book\s*: 1\." \
+  || ! .venv-book/bin/python -c "import jieba" 2>/dev/null; then
+  echo "== site: Jupyter Book 1.x and jieba in .venv-book"
   [ -x .venv-book/bin/python ] || "$PY" -m venv .venv-book
-  quiet_pip .venv-book/bin/python -m pip install --quiet 'jupyter-book>=1,<2'
+  quiet_pip .venv-book/bin/python -m pip install --quiet 'jupyter-book>=1,<2' 'jieba>=0.42'
 fi
 
 # MathJax and the widget renderer, served by the site itself (site/node_modules is git-ignored).

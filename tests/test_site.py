@@ -245,6 +245,49 @@ def test_the_landing_page_offers_every_language_built(context):
     page.close()
 
 
+SEARCH_TERMS = yaml.safe_load((build_site.ASSETS / "search_terms.yml").read_text(encoding="utf-8"))
+
+
+def test_every_chapter_has_a_search_term_in_every_language_that_its_prose_uses():
+    assert list(SEARCH_TERMS) == list(BOOK.chapters)
+    for chapter, terms in SEARCH_TERMS.items():
+        assert list(terms) == list(BOOK.codes), chapter
+        for lang, term in terms.items():
+            prose = " ".join(
+                "".join(c["source"]) for c in notebook(lang, chapter)["cells"]
+                if c["cell_type"] == "markdown"
+            )  # fmt: skip
+            assert term.lower() in prose.lower(), f"{lang}/{chapter}: {term!r} is not in its prose"
+
+
+@pytest.mark.slow
+@pytest.mark.browser
+@pytest.mark.parametrize("lang", list(EXPECTED))
+def test_the_search_finds_each_chapter_by_its_key_term(context, lang):
+    """The site's own search (Sphinx's, in the browser), in each language: Chinese included,
+    whose words only jieba can split."""
+    page, problems = open_page(context, f"/{lang}/search.html")
+    missed = []
+    for chapter in EXPECTED[lang]:
+        term = SEARCH_TERMS[chapter][lang]
+        page.goto(f"/{lang}/search.html?q={term}", wait_until="load")
+        # finished: the title reads "Search Results" (the summary line can be empty: Sphinx's
+        # Russian catalogue translates it as "")
+        page.wait_for_function(
+            "() => document.querySelector('#search-results h2')?.innerText"
+            " === Documentation.gettext('Search Results')"
+        )
+        found = page.locator("#search-results ul.search li a").evaluate_all(
+            "as => as.map(a => a.getAttribute('href'))"
+        )
+        if not any(href.split("?")[0].split("#")[0].endswith(f"{chapter}.html") for href in found):
+            missed.append(f"{term!r} → {found[:4]}")
+    assert missed == [], f"{lang}: the search does not find the chapter of {missed}"
+    # the next search aborts the page's fetches of result snippets: not a problem of the site
+    assert [p for p in problems if "net::ERR_ABORTED" not in p] == []
+    page.close()
+
+
 @pytest.mark.browser
 @pytest.mark.parametrize("lang", list(EXPECTED))
 def test_the_instructors_guide_is_a_page_of_every_language_whose_links_work(context, lang):
